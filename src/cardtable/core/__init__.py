@@ -1,0 +1,1 @@
+"""The rules engine: cards, moves, game specs, positions. Imports nothing else of cardtable."""

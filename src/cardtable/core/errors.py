@@ -1,0 +1,35 @@
+"""The errors cardtable raises, all under one base class.
+
+Messages are lowercase, quote the offending input with ``!r`` and say where the
+problem is, so that the command line and the server can pass them on verbatim.
+"""
+
+from __future__ import annotations
+
+
+class CardtableError(Exception):
+    """Base class of every error cardtable raises on purpose."""
+
+
+class InvalidCardError(CardtableError, ValueError):
+    """A card name that does not parse, such as ``'1X'``."""
+
+
+class UnknownGameError(CardtableError, ValueError):
+    """A game id that is not registered, or options the game does not have."""
+
+
+class InvalidDealError(CardtableError, ValueError):
+    """A deal or position that is malformed, has the wrong deck, or cannot arise."""
+
+
+class InvalidMoveError(CardtableError, ValueError):
+    """A move that does not parse (bad JSON shape, bad notation)."""
+
+
+class IllegalMoveError(CardtableError, ValueError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+class InvalidSolutionError(CardtableError, ValueError):
+    """A solution record that is malformed (not one whose moves are illegal)."""

@@ -1,0 +1,132 @@
+"""Tables computed once per game: which card may go on which, pile by pile.
+
+The engine looks these up instead of re-deriving the rules on every move, so
+move generation is a few list and bytes look-ups per candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF
+from cardtable.core.move import PileId
+from cardtable.core.spec import Build, GameSpec, Kind, PileGroup
+
+
+def _fits(card: int, top: int, up: bool, down: bool, same_suit: bool) -> bool:
+    if same_suit and SUIT_OF[card] != SUIT_OF[top]:
+        return False
+    step = RANK_OF[card] - RANK_OF[top]
+    return (up and step == 1) or (down and step == -1)
+
+
+@cache
+def on_card_table(up: bool, down: bool, same_suit: bool) -> bytes:
+    """``table[top * 52 + card]`` is 1 where ``card`` may go on ``top``."""
+    return bytes(_fits(card, top, up, down, same_suit) for top in DECK for card in DECK)
+
+
+@cache
+def on_empty_table(ranks: frozenset[int]) -> bytes:
+    """``table[card]`` is 1 where ``card`` may go on an empty pile."""
+    return bytes(RANK_OF[card] in ranks for card in DECK)
+
+
+def _pile_tables(group: PileGroup, index: int) -> tuple[bytes, bytes]:
+    if group.kind is Kind.FOUNDATION:
+        base = group.bases[index]
+        build = Build(up=base != KING, down=base == KING, same_suit=group.build.same_suit)
+        return on_card_table(build.up, build.down, build.same_suit), on_empty_table(frozenset({base}))
+    build = group.build
+    return on_card_table(build.up, build.down, build.same_suit), on_empty_table(group.fill)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The tables for one game with a given number of piles (a redeal changes it)."""
+
+    ids: tuple[PileId, ...]  # flat index -> formats.md name
+    kinds: tuple[Kind, ...]
+    on_card: tuple[bytes, ...]
+    on_empty: tuple[bytes, ...]
+    sources: tuple[int, ...]  # piles whose top card may move
+    targets: tuple[int, ...]  # piles that may take a card
+    foundations: tuple[int, ...]
+    refills: frozenset[int]  # piles the stock refills when they empty
+    stock: int | None
+    waste: int | None
+    last_group_start: int  # where the group a redeal replaces begins
+    key_groups: tuple[tuple[tuple[int, ...], bool], ...]  # see State.key
+
+    def accepts(self, target: int, top: int | None, card: int) -> bool:
+        """Whether pile ``target``, whose top is ``top`` (None if empty), takes ``card``."""
+        if target not in self.targets:
+            return False
+        if top is None:
+            return bool(self.on_empty[target][card])
+        return bool(self.on_card[target][top * 52 + card])
+
+    def index(self, pile: PileId) -> int | None:
+        """The flat index of a named pile, or None if there is no such pile."""
+        try:
+            return self.ids.index(pile)
+        except ValueError:
+            return None
+
+
+def _gives(spec: GameSpec, kind: Kind) -> bool:
+    if kind is Kind.FOUNDATION:
+        return spec.foundation_gives
+    return kind is not Kind.STOCK
+
+
+def _takes(group: PileGroup) -> bool:
+    if group.kind is Kind.FOUNDATION:
+        return True
+    build = group.build
+    return group.kind is Kind.TABLEAU and bool(build.up or build.down or group.fill)
+
+
+@cache
+def plan_for(spec: GameSpec, pile_count: int) -> Plan:
+    """The plan of ``spec`` when it has ``pile_count`` piles in all."""
+    ids: list[PileId] = []
+    groups: list[PileGroup] = []
+    start = 0
+    for position, group in enumerate(spec.groups):
+        last = position == len(spec.groups) - 1
+        count = pile_count - start if last else group.count
+        start += count
+        ids += [PileId(group.name, i) for i in range(count)]
+        groups += [group] * count
+    tables = [_pile_tables(group, pid.index) for group, pid in zip(groups, ids)]
+    flat = list(range(len(ids)))
+    return Plan(
+        ids=tuple(ids),
+        kinds=tuple(g.kind for g in groups),
+        on_card=tuple(t[0] for t in tables),
+        on_empty=tuple(t[1] for t in tables),
+        sources=tuple(i for i in flat if _gives(spec, groups[i].kind)),
+        targets=tuple(i for i in flat if _takes(groups[i])),
+        foundations=tuple(i for i in flat if groups[i].kind is Kind.FOUNDATION),
+        refills=frozenset(i for i in flat if groups[i].name == spec.refill_from_stock),
+        stock=next((i for i in flat if groups[i].kind is Kind.STOCK), None),
+        waste=next((i for i in flat if groups[i].kind is Kind.WASTE), None),
+        last_group_start=sum(g.count for g in spec.groups[:-1]),
+        key_groups=_key_groups(ids, groups),
+    )
+
+
+def _key_groups(ids: list[PileId], groups: list[PileGroup]) -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """Piles grouped for the search key: by group, foundations also by base rank.
+
+    Each entry is (flat indices, whether the piles may be sorted).
+    """
+    out: dict[tuple[str, int], list[int]] = {}
+    interchangeable: dict[str, bool] = {}
+    for i, (pid, group) in enumerate(zip(ids, groups)):
+        base = group.bases[pid.index] if group.bases else 0
+        out.setdefault((pid.group, base), []).append(i)
+        interchangeable[pid.group] = group.interchangeable
+    return tuple((tuple(indices), interchangeable[name]) for (name, _), indices in out.items())

@@ -1,0 +1,91 @@
+"""Moves: small frozen values with a text form that needs no position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from cardtable.core.cards import Card, card_name, parse_card
+from cardtable.core.errors import InvalidMoveError
+
+
+@dataclass(frozen=True, slots=True)
+class PileId:
+    """A pile named as in formats.md: group name and index, ``fan/3``."""
+
+    group: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.group}/{self.index}"
+
+    @classmethod
+    def parse(cls, text: str) -> PileId:
+        """Parse ``'fan/3'``."""
+        group, slash, index = text.partition("/")
+        if not slash or not group or not index.isdigit():
+            raise InvalidMoveError(f"not a pile: {text!r} (expected a group and a number, like 'fan/3')")
+        return cls(group, int(index))
+
+
+CARD: Final = "card"
+DEAL: Final = "deal"
+REDEAL: Final = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move: a card from a pile's top to another pile, a deal, or a redeal.
+
+    Build them with :meth:`card_move`, :meth:`deal` and :meth:`redeal`. A redeal
+    may carry the fans it produced (as a solution records them) or ``None``
+    (as a player asks for it); both are the same move in a game, since the deal
+    fixes the shuffle.
+    """
+
+    kind: str
+    source: PileId | None = None
+    target: PileId | None = None
+    card: Card | None = None
+    fans: tuple[tuple[Card, ...], ...] | None = None
+
+    @classmethod
+    def card_move(cls, source: PileId, target: PileId, card: Card) -> Move:
+        """Move ``card``, the top of ``source``, onto ``target``."""
+        return cls(CARD, source, target, card)
+
+    @classmethod
+    def deal(cls) -> Move:
+        """Turn the top stock card onto the waste."""
+        return cls(DEAL)
+
+    @classmethod
+    def redeal(cls, fans: tuple[tuple[Card, ...], ...] | None = None) -> Move:
+        """Gather, shuffle and deal the fans again."""
+        return cls(REDEAL, fans=fans)
+
+    def text(self) -> str:
+        """``'fan/3 foundation/0 7C'``, ``'deal'`` or ``'redeal'``."""
+        if self.kind == CARD:
+            assert self.card is not None
+            return f"{self.source} {self.target} {card_name(self.card)}"
+        return self.kind
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse the form that :meth:`text` writes."""
+        words = text.split()
+        if words in (["deal"], ["redeal"]):
+            return cls(words[0])
+        if len(words) != 3:
+            raise InvalidMoveError(
+                f"not a move: {text!r} (expected 'fan/3 foundation/0 7C', 'deal' or 'redeal')"
+            )
+        try:
+            card = parse_card(words[2])
+        except ValueError as error:
+            raise InvalidMoveError(f"not a move: {text!r}: {error}") from None
+        return cls.card_move(PileId.parse(words[0]), PileId.parse(words[1]), card)

@@ -1,0 +1,121 @@
+"""The short move notation people type in the terminal, such as ``t3 f1``.
+
+Each pile has a code: a group letter and an index from 0 (``f0``-``f7`` for the
+foundations, ``t0``... for the fans or tableau, ``r0``/``r1`` for the reserves,
+``w`` for the waste, ``s`` for the stock). A move is written:
+
+* ``t3 f1`` (or ``t3f1``): the top card of t3 onto f1;
+* ``t3`` or a card name such as ``7c``: that card onto a foundation that takes it,
+  or else onto the only pile that takes it;
+* ``d`` (or ``deal``): deal a card from the stock onto the waste;
+* ``redeal``: gather and deal the fans again.
+
+This notation depends on the position (like SAN in chess), so it lives beside
+:class:`~cardtable.core.state.State` rather than on :class:`Move`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from cardtable.core.cards import card_symbol, parse_card
+from cardtable.core.errors import IllegalMoveError, InvalidCardError, InvalidMoveError
+from cardtable.core.move import CARD, DEAL, Move, PileId
+from cardtable.core.spec import Kind
+from cardtable.core.state import State
+
+_PILES: Final = re.compile(r"^([a-z])(\d*)\s*(?:([a-z])(\d*))?$")
+DEAL_WORDS: Final = frozenset({"d", "deal"})
+REDEAL_WORDS: Final = frozenset({"redeal", "rd"})
+
+
+def pile_code(state: State, pile: PileId) -> str:
+    """The short code of a pile: ``t3``, ``f0``, ``w``."""
+    group = state.spec.group(pile.group)
+    return group.code if group.count == 1 and group.kind is not Kind.TABLEAU else f"{group.code}{pile.index}"
+
+
+def move_text(state: State, move: Move) -> str:
+    """A move in the short notation: ``t3 f1``, ``d`` or ``redeal``."""
+    if move.kind == CARD:
+        assert move.source is not None and move.target is not None
+        return f"{pile_code(state, move.source)} {pile_code(state, move.target)}"
+    return "d" if move.kind == DEAL else "redeal"
+
+
+def parse_move(state: State, text: str) -> Move:
+    """Parse the short notation into a legal move, or raise saying what is wrong."""
+    words = text.strip().lower()
+    if words in DEAL_WORDS:
+        return _checked(state, Move.deal(), text)
+    if words in REDEAL_WORDS:
+        return _checked(state, Move.redeal(), text)
+    match = _PILES.match(words)
+    if match is not None and (match.group(2) or match.group(3) or _single_pile(state, match.group(1))):
+        letter, number, to_letter, to_number = match.groups()
+        source = _pile(state, letter, number, text)
+        if to_letter is None:
+            return _only_move(state, source, text)
+        target = _pile(state, to_letter, to_number, text)
+        top = state.pile(source)
+        if not top:
+            raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
+        return _checked(state, Move.card_move(source, target, top[-1]), text)
+    return _card_move(state, words, text)
+
+
+def _single_pile(state: State, letter: str) -> bool:
+    return any(g.code == letter and g.count == 1 for g in state.spec.groups)
+
+
+def _pile(state: State, letter: str, number: str, text: str) -> PileId:
+    for group in state.spec.groups:
+        if group.code == letter:
+            pile = PileId(group.name, int(number) if number else 0)
+            if state.plan.index(pile) is None:
+                raise InvalidMoveError(f"no pile {letter}{number} in {text!r}")
+            return pile
+    codes = sorted({g.code for g in state.spec.groups})
+    raise InvalidMoveError(f"no pile {letter}{number} in {text!r} (piles start with {', '.join(codes)})")
+
+
+def _checked(state: State, move: Move, text: str) -> Move:
+    reason = state.why_illegal(move)
+    if reason is not None:
+        raise IllegalMoveError(f"illegal move: {text!r}: {reason}")
+    return move
+
+
+def _card_move(state: State, words: str, text: str) -> Move:
+    try:
+        card = parse_card(words)
+    except InvalidCardError:
+        raise InvalidMoveError(
+            f"not a move: {text!r} (try 't3 f1', 't3', a card like '7c', 'd' or 'redeal'; 'help' lists all)"
+        ) from None
+    sources = [pid for pid, pile in zip(state.plan.ids, state.piles) if pile and pile[-1] == card]
+    playable = [pid for pid in sources if state.plan.index(pid) in state.plan.sources]
+    if not playable:
+        raise IllegalMoveError(
+            f"illegal move: {text!r}: {card_symbol(card)} is not on top of a pile that plays"
+        )
+    return _only_move(state, playable[0], text)
+
+
+def _only_move(state: State, source: PileId, text: str) -> Move:
+    """The move of ``source``'s top card: to a foundation if one takes it, else the one place."""
+    moves = [m for m in state.legal_moves if m.kind == CARD and m.source == source]
+    if not moves:
+        pile = state.pile(source)
+        what = card_symbol(pile[-1]) if pile else f"{pile_code(state, source)} (empty)"
+        raise IllegalMoveError(f"illegal move: {text!r}: {what} cannot go anywhere now")
+    home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
+    if len(home) >= 1:
+        return home[0]
+    if len(moves) == 1:
+        return moves[0]
+    where = ", ".join(pile_code(state, m.target) for m in moves if m.target is not None)
+    raise InvalidMoveError(
+        f"ambiguous move: {text!r} could go to {where}: say which, like 't3 {where.split(',')[0]}'"
+    )

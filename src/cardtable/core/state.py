@@ -1,0 +1,357 @@
+"""A position in a game, with lazy legal moves, push/pop and a search key.
+
+Piles are lists of cards, bottom first, top last, numbered flat as the spec's
+groups list them (see :mod:`cardtable.core.spec`). ``push`` trusts its move, as
+python-chess's does; ``push_checked`` and the notation parser validate. ``pop``
+restores a snapshot of the piles the move touched, which undoes automatic steps
+(the stock refilling a tableau pile) and redeals without any reverse logic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from cardtable.core.cards import Card, card_symbol
+from cardtable.core.errors import IllegalMoveError
+from cardtable.core.layout import Plan, plan_for
+from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
+from cardtable.core.rng import SplitMix64
+from cardtable.core.spec import GameSpec
+
+REDEAL_STREAM = 1 << 32
+"""Redeal ``r`` (1, 2, ...) of a deal with seed ``s`` shuffles with seed ``s + r * 2**32``."""
+
+Fans = tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    move: Move
+    saved: tuple[tuple[int, tuple[Card, ...]], ...]  # (pile index, its cards before)
+    pile_count: int
+    redeals_left: int
+
+
+class State:
+    """A position: the piles, the redeals left, and the seed that fixes redeals."""
+
+    __slots__ = ("_stack", "deal_number", "piles", "plan", "redeals_left", "seed", "spec")
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        piles: Sequence[Sequence[Card]],
+        *,
+        redeals_left: int | None = None,
+        seed: int = 0,
+        deal_number: int | None = None,
+    ) -> None:
+        self.spec = spec
+        self.piles: list[list[Card]] = [list(pile) for pile in piles]
+        self.redeals_left = spec.redeals if redeals_left is None else redeals_left
+        self.seed = seed
+        self.deal_number = deal_number
+        self.plan: Plan = plan_for(spec, len(self.piles))
+        self._stack: list[_Snapshot] = []
+
+    # -- reading the position -------------------------------------------------
+
+    def pile(self, pile: PileId) -> list[Card]:
+        """The cards of a named pile, bottom first."""
+        index = self.plan.index(pile)
+        if index is None:
+            raise KeyError(str(pile))
+        return self.piles[index]
+
+    def group(self, name: str) -> list[list[Card]]:
+        """The piles of one group, in order."""
+        return [self.piles[i] for i, pid in enumerate(self.plan.ids) if pid.group == name]
+
+    def on_foundations(self) -> int:
+        """How many cards are on the foundations."""
+        piles = self.piles
+        return sum(len(piles[i]) for i in self.plan.foundations)
+
+    def is_won(self) -> bool:
+        """Whether every card is on the foundations."""
+        return self.on_foundations() == self.spec.deck_size
+
+    def is_lost(self) -> bool:
+        """Whether the game is over without a win: no legal move, redeals included."""
+        return not self.is_won() and not self.legal_moves
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed so far, oldest first."""
+        return [snapshot.move for snapshot in self._stack]
+
+    # -- legal moves ----------------------------------------------------------
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """A lazy view of the legal moves: iterate, test ``in``, or ``bool()``."""
+        return LegalMoves(self)
+
+    def card_moves(self) -> Iterator[tuple[int, int]]:
+        """Every legal card move as flat ``(source, target)`` indices.
+
+        This is the solver's hot path: no objects are made per candidate.
+        """
+        piles = self.piles
+        plan = self.plan
+        on_card, on_empty = plan.on_card, plan.on_empty
+        targets = plan.targets
+        for source in plan.sources:
+            pile = piles[source]
+            if not pile:
+                continue
+            card = pile[-1]
+            for target in targets:
+                if target == source:
+                    continue
+                onto = piles[target]
+                if on_card[target][onto[-1] * 52 + card] if onto else on_empty[target][card]:
+                    yield source, target
+
+    def can_deal(self) -> bool:
+        """Whether a card can be dealt from the stock."""
+        stock = self.plan.stock
+        return stock is not None and bool(self.piles[stock]) and not self.is_won()
+
+    def can_redeal(self) -> bool:
+        """Whether a redeal is allowed now (by default only when nothing else moves)."""
+        if self.redeals_left <= 0 or not self._redeal_cards():
+            return False
+        if self.spec.redeal_anytime:
+            return True
+        return not self.can_deal() and next(self.card_moves(), None) is None
+
+    def _redeal_cards(self) -> list[Card]:
+        start = self.plan.last_group_start
+        return sorted(card for pile in self.piles[start:] for card in pile)
+
+    def redeal_fans(self) -> Fans:
+        """The fans the next redeal deals: the cards sorted, shuffled, dealt in threes.
+
+        The shuffle is seeded by the deal's seed and the redeal's number, so the
+        same deal and the same play always give the same redeal.
+        """
+        cards = self._redeal_cards()
+        number = self.spec.redeals - self.redeals_left + 1
+        SplitMix64(self.seed + number * REDEAL_STREAM).shuffle(cards)
+        size = self.spec.redeal_fan_size
+        return tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
+
+    def move_at(self, source: int, target: int) -> Move:
+        """The :class:`Move` for flat indices from :meth:`card_moves`."""
+        ids = self.plan.ids
+        return Move.card_move(ids[source], ids[target], self.piles[source][-1])
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here, without generating the other moves."""
+        return self.why_illegal(move) is None
+
+    def why_illegal(self, move: Move) -> str | None:
+        """None if ``move`` is legal, else a short reason a person can read."""
+        if self.is_won():
+            return "the game is over: every card is on the foundations"
+        if move.kind == DEAL:
+            return None if self.can_deal() else "the stock is empty"
+        if move.kind == REDEAL:
+            return self._why_no_redeal(move)
+        return self._why_card_move_illegal(move)
+
+    def _why_no_redeal(self, move: Move) -> str | None:
+        if self.spec.redeals == 0:
+            return "this game has no redeal"
+        if self.redeals_left <= 0:
+            return "no redeals left"
+        if not self.can_redeal():
+            return "a redeal is allowed only when no other move is possible"
+        if move.fans is not None and move.fans != self.redeal_fans():
+            return "these are not the fans this deal's redeal produces"
+        return None
+
+    def _why_card_move_illegal(self, move: Move) -> str | None:
+        assert move.source is not None and move.target is not None
+        source, target = self.plan.index(move.source), self.plan.index(move.target)
+        if source is None:
+            return f"there is no pile {move.source}"
+        if target is None:
+            return f"there is no pile {move.target}"
+        pile = self.piles[source]
+        if not pile:
+            return f"{move.source} is empty"
+        if pile[-1] != move.card:
+            return f"the top of {move.source} is {card_symbol(pile[-1])}, not {card_symbol(move.card or 0)}"
+        if source == target:
+            return "a card cannot move onto its own pile"
+        if source not in self.plan.sources:
+            return f"cards never leave {move.source.group} piles"
+        onto = self.piles[target]
+        card = pile[-1]
+        if self.plan.accepts(target, onto[-1] if onto else None, card):
+            return None
+        pid = self.plan.ids[target]
+        if target not in self.plan.targets:
+            return f"nothing may be placed on {pid.group} piles"
+        if not onto:
+            return f"{card_symbol(card)} may not fill the empty {pid}"
+        return f"{card_symbol(card)} does not go on {card_symbol(onto[-1])} ({pid})"
+
+    # -- making and taking back moves -----------------------------------------
+
+    def push(self, move: Move) -> None:
+        """Play ``move``, trusted to be legal (see :meth:`push_checked`)."""
+        if move.kind == CARD:
+            assert move.source is not None and move.target is not None
+            index = self.plan.index
+            source, target = index(move.source), index(move.target)
+            assert source is not None and target is not None
+            self.push_card(source, target, move)
+        elif move.kind == DEAL:
+            self._push_deal(move)
+        else:
+            self._push_redeal(move)
+
+    def push_checked(self, move: Move) -> None:
+        """Play ``move`` or raise :class:`IllegalMoveError` saying why not."""
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move: {move.text()!r}: {reason}")
+        self.push(move)
+
+    def push_card(self, source: int, target: int, move: Move | None = None) -> None:
+        """Move the top card of flat pile ``source`` onto ``target`` (trusted)."""
+        piles = self.piles
+        from_pile, to_pile = piles[source], piles[target]
+        saved: tuple[tuple[int, tuple[Card, ...]], ...] = (
+            (source, tuple(from_pile)),
+            (target, tuple(to_pile)),
+        )
+        stock = self.plan.stock
+        refill = len(from_pile) == 1 and source in self.plan.refills
+        if refill and stock is not None and piles[stock]:
+            saved += ((stock, tuple(piles[stock])),)
+        else:
+            refill = False
+        if move is None:
+            move = self.move_at(source, target)
+        self._stack.append(_Snapshot(move, saved, len(piles), self.redeals_left))
+        to_pile.append(from_pile.pop())
+        if refill:
+            assert stock is not None
+            from_pile.append(piles[stock].pop())
+
+    def _push_deal(self, move: Move) -> None:
+        stock, waste = self.plan.stock, self.plan.waste
+        assert stock is not None and waste is not None
+        piles = self.piles
+        saved = ((stock, tuple(piles[stock])), (waste, tuple(piles[waste])))
+        self._stack.append(_Snapshot(move, saved, len(piles), self.redeals_left))
+        piles[waste].append(piles[stock].pop())
+
+    def _push_redeal(self, move: Move) -> None:
+        fans = move.fans if move.fans is not None else self.redeal_fans()
+        start = self.plan.last_group_start
+        saved = tuple((i, tuple(self.piles[i])) for i in range(start, len(self.piles)))
+        self._stack.append(_Snapshot(Move.redeal(fans), saved, len(self.piles), self.redeals_left))
+        self.piles[start:] = [list(fan) for fan in fans]
+        self.redeals_left -= 1
+        self.plan = plan_for(self.spec, len(self.piles))
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; IndexError if there is none."""
+        snapshot = self._stack.pop()
+        piles = self.piles
+        if len(piles) != snapshot.pile_count:
+            del piles[snapshot.pile_count :]
+            piles.extend([] for _ in range(snapshot.pile_count - len(piles)))
+            self.plan = plan_for(self.spec, snapshot.pile_count)
+        for index, cards in snapshot.saved:
+            piles[index][:] = cards
+        self.redeals_left = snapshot.redeals_left
+        return snapshot.move
+
+    def peek(self) -> Move:
+        """The last move pushed; IndexError if there is none."""
+        return self._stack[-1].move
+
+    # -- identity -------------------------------------------------------------
+
+    def key(self) -> bytes:
+        """A canonical, hashable key: equal for positions the rules cannot tell apart.
+
+        Piles of an interchangeable group are sorted, so two positions that differ
+        only in the order of their fans (or of like foundations) share a key.
+        """
+        parts: list[bytes] = []
+        piles = self.piles
+        for indices, sort in self.plan.key_groups:
+            chunk = [bytes(piles[i]) for i in indices]
+            if sort:
+                chunk.sort()
+            parts.append(b"\xff".join(chunk))
+        parts.append(bytes([self.redeals_left]))
+        return b"\xfe".join(parts)
+
+    def copy(self, *, stack: bool = False) -> State:
+        """An independent copy; with ``stack=True`` it can also ``pop`` past moves."""
+        other = State(
+            self.spec,
+            self.piles,
+            redeals_left=self.redeals_left,
+            seed=self.seed,
+            deal_number=self.deal_number,
+        )
+        if stack:
+            other._stack = list(self._stack)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return (
+            self.spec == other.spec
+            and self.piles == other.piles
+            and self.redeals_left == other.redeals_left
+            and self.seed == other.seed
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: hash key() instead
+
+    def __repr__(self) -> str:
+        return f"<State {self.spec.id} deal={self.deal_number} moves={len(self._stack)}>"
+
+
+class LegalMoves:
+    """The legal moves of a state, generated on demand (like python-chess's)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __iter__(self) -> Iterator[Move]:
+        state = self.state
+        if state.is_won():
+            return
+        for source, target in state.card_moves():
+            yield state.move_at(source, target)
+        if state.can_deal():
+            yield Move.deal()
+        if state.can_redeal():
+            yield Move.redeal()
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self.state.is_legal(move)
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {', '.join(m.text() for m in self)}>"

@@ -1,0 +1,115 @@
+"""Checks that a position read from outside could arise in its game.
+
+A deal file may hold any position reached in play, so these checks test what
+play can never change, and nothing more: the deck, the pile counts, foundations
+built in order from their base, piles that never grow, and the automatic refill.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+
+from cardtable.core.cards import DECK, RANK_OF, SUIT_OF, Card, card_name
+from cardtable.core.errors import InvalidDealError
+from cardtable.core.spec import NO_BUILD, GameSpec, Kind, PileGroup
+
+
+def check_position(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_left: int) -> None:
+    """Raise InvalidDealError naming the first thing that cannot be in ``spec``."""
+    _check_group_names(spec, groups)
+    _check_counts(spec, groups, redeals_left)
+    _check_deck(spec, groups)
+    for group in spec.groups:
+        for index, pile in enumerate(groups[group.name]):
+            _check_pile(spec, group, index, pile)
+    _check_refill(spec, groups)
+
+
+def _check_group_names(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
+    expected = [g.name for g in spec.groups]
+    for name in groups:
+        if name not in expected:
+            raise InvalidDealError(f"{spec.id} has no pile group {name!r} (it has {', '.join(expected)})")
+    for name in expected:
+        if name not in groups:
+            raise InvalidDealError(f"missing pile group {name!r} for {spec.id}")
+
+
+def _check_counts(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_left: int) -> None:
+    if not 0 <= redeals_left <= spec.redeals:
+        raise InvalidDealError(f"redeals_left is {redeals_left!r}; {spec.id} allows 0 to {spec.redeals}")
+    last = spec.groups[-1]
+    for group in spec.groups:
+        count = len(groups[group.name])
+        resizable = group is last and redeals_left < spec.redeals
+        if resizable and not 1 <= count <= group.count:
+            raise InvalidDealError(
+                f"{group.name!r} has {count} piles; after a redeal {spec.id} has 1 to {group.count}"
+            )
+        if not resizable and count != group.count:
+            raise InvalidDealError(f"{group.name!r} has {count} piles; {spec.id} has {group.count}")
+
+
+def _check_deck(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
+    found = Counter(card for piles in groups.values() for pile in piles for card in pile)
+    wanted = Counter(DECK * spec.decks)
+    extra = found - wanted
+    missing = wanted - found
+    copies = "once" if spec.decks == 1 else f"{spec.decks} times"
+    if extra:
+        names = ", ".join(card_name(c) for c in sorted(extra.elements()))
+        raise InvalidDealError(f"the cards are not the {spec.id} deck: too many {names} (each card {copies})")
+    if missing:
+        names = ", ".join(card_name(c) for c in sorted(missing.elements()))
+        raise InvalidDealError(f"the cards are not the {spec.id} deck: missing {names}")
+
+
+def _check_pile(spec: GameSpec, group: PileGroup, index: int, pile: Sequence[Card]) -> None:
+    where = f"{group.name}/{index}"
+    if group.kind is Kind.FOUNDATION:
+        _check_foundation(spec, group, index, pile)
+    elif group.build == NO_BUILD and group.kind is not Kind.WASTE:
+        most = max((max(sizes) for name, sizes in spec.deal_sizes if name == group.name), default=0)
+        if len(pile) > most:
+            raise InvalidDealError(
+                f"{where} has {len(pile)} cards, but {group.name} piles never grow past {most}"
+            )
+
+
+def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequence[Card]) -> None:
+    where = f"foundation/{index}"
+    base = group.bases[index]
+    if not pile:
+        if not spec.foundation_gives and spec.foundation_starts:
+            raise InvalidDealError(f"{where} is empty, but its starting card never leaves it")
+        return
+    if RANK_OF[pile[0]] != base:
+        raise InvalidDealError(
+            f"{where} starts with {card_name(pile[0])}; it must start with {'an ace' if base == 1 else 'a king'}"
+        )
+    if not spec.foundation_gives and index < len(spec.foundation_starts):
+        start = spec.foundation_starts[index]
+        if pile[0] != start:
+            raise InvalidDealError(
+                f"{where} starts with {card_name(pile[0])}; it must start with {card_name(start)}"
+            )
+    step = 1 if base == 1 else -1
+    for below, card in itertools.pairwise(pile):
+        if RANK_OF[card] != RANK_OF[below] + step or (
+            group.build.same_suit and SUIT_OF[card] != SUIT_OF[below]
+        ):
+            raise InvalidDealError(f"{where} is not built in order: {card_name(card)} on {card_name(below)}")
+
+
+def _check_refill(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
+    if spec.refill_from_stock is None:
+        return
+    stock = [card for pile in groups.get("stock", []) for card in pile]
+    for index, pile in enumerate(groups[spec.refill_from_stock]):
+        if not pile and stock:
+            raise InvalidDealError(
+                f"{spec.refill_from_stock}/{index} is empty while the stock has cards;"
+                " the stock refills it at once"
+            )

@@ -1,0 +1,239 @@
+"""Reading and writing the JSON deals, moves and solutions of formats.md.
+
+This module is the contract with other tools: it reads and writes exactly the
+shapes of ``shared/formats.md`` (and ignores unknown fields), and every problem
+in its input becomes an :class:`InvalidDealError`, :class:`InvalidMoveError` or
+:class:`InvalidSolutionError` with a message that names it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.cards import Card, card_name, card_names, parse_card
+from cardtable.core.errors import (
+    CardtableError,
+    InvalidDealError,
+    InvalidMoveError,
+    InvalidSolutionError,
+)
+from cardtable.core.move import CARD, DEAL, Move, PileId
+from cardtable.core.spec import GameSpec
+from cardtable.core.state import State
+from cardtable.core.validate import check_position
+from cardtable.games import load_game
+
+RESULTS = ("won", "unwinnable", "unknown")
+
+
+def _parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise error(
+            f"malformed {what} json at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
+        ) from None
+    except (TypeError, ValueError) as problem:
+        raise error(f"malformed {what}: {problem}") from None
+
+
+# -- deals ---------------------------------------------------------------------
+
+
+def deal_to_dict(state: State) -> dict[str, Any]:
+    """The deal object of formats.md for this position."""
+    out: dict[str, Any] = {"game": state.spec.id}
+    if state.deal_number is not None:
+        out["deal"] = state.deal_number
+    piles: dict[str, list[list[str]]] = {}
+    for pid, pile in zip(state.plan.ids, state.piles):
+        piles.setdefault(pid.group, []).append(card_names(pile))
+    out["piles"] = piles
+    if state.spec.redeals:
+        out["redeals_left"] = state.redeals_left
+        out["seed"] = state.seed
+    return out
+
+
+def deal_to_json(state: State) -> str:
+    """The deal as one JSON text."""
+    return json.dumps(deal_to_dict(state))
+
+
+def read_deal(text: str) -> State:
+    """Parse a deal file's text into a position, checking it fully."""
+    return deal_from_dict(_parse_json(text, "deal", InvalidDealError))
+
+
+def deal_from_dict(obj: Any) -> State:
+    """Build a position from a deal object, or raise InvalidDealError saying why not."""
+    if not isinstance(obj, dict):
+        raise InvalidDealError(f"a deal must be a json object, not {type(obj).__name__}")
+    game = obj.get("game")
+    if not isinstance(game, str):
+        raise InvalidDealError(f"the deal needs a 'game' id string, not {game!r}")
+    try:
+        spec = load_game(game)
+    except CardtableError as problem:
+        raise InvalidDealError(str(problem)) from None
+    number = _optional_int(obj, "deal", low=1)
+    seed = _optional_int(obj, "seed", low=0)
+    redeals_left = _optional_int(obj, "redeals_left", low=0)
+    groups = _read_groups(spec, obj.get("piles"))
+    redeals = spec.redeals if redeals_left is None else redeals_left
+    check_position(spec, groups, redeals)
+    piles = [pile for group in spec.groups for pile in groups[group.name]]
+    if seed is None:
+        seed = number or 0
+    return State(spec, piles, redeals_left=redeals, seed=seed, deal_number=number)
+
+
+def _optional_int(obj: dict[str, Any], key: str, *, low: int) -> int | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidDealError(f"{key!r} must be a whole number >= {low}, not {value!r}")
+    return value
+
+
+def _read_groups(spec: GameSpec, piles: Any) -> dict[str, list[list[Card]]]:
+    if not isinstance(piles, dict):
+        raise InvalidDealError(f"'piles' must be an object of pile groups, not {piles!r:.40}")
+    groups: dict[str, list[list[Card]]] = {}
+    for name, group in piles.items():
+        if not isinstance(group, list) or not all(isinstance(p, list) for p in group):
+            raise InvalidDealError(f"pile group {name!r} must be a list of piles (lists of cards)")
+        groups[name] = [[_read_card(c, f"{name}/{i}") for c in pile] for i, pile in enumerate(group)]
+    return groups
+
+
+def _read_card(text: Any, where: str) -> Card:
+    try:
+        return parse_card(text)
+    except CardtableError as problem:
+        raise InvalidDealError(f"{where}: {problem}") from None
+
+
+# -- moves ---------------------------------------------------------------------
+
+
+def move_to_dict(move: Move) -> dict[str, Any]:
+    """A move as formats.md writes it; a redeal without its fans writes ``null``."""
+    if move.kind == CARD:
+        assert move.card is not None
+        return {"from": str(move.source), "to": str(move.target), "card": card_name(move.card)}
+    if move.kind == DEAL:
+        return {"deal": "stock"}
+    return {"redeal": None if move.fans is None else [card_names(fan) for fan in move.fans]}
+
+
+def move_to_json(move: Move) -> str:
+    """One move as a JSON line."""
+    return json.dumps(move_to_dict(move))
+
+
+def move_from_dict(obj: Any) -> Move:
+    """Parse one move object of formats.md."""
+    if not isinstance(obj, dict):
+        raise InvalidMoveError(f"a move must be a json object, not {obj!r:.60}")
+    if "redeal" in obj:
+        return Move.redeal(_read_fans(obj["redeal"]))
+    if "deal" in obj:
+        if obj["deal"] != "stock":
+            raise InvalidMoveError(f'a deal move is {{"deal": "stock"}}, not {obj!r:.60}')
+        return Move.deal()
+    try:
+        source, target, card = obj["from"], obj["to"], obj["card"]
+    except KeyError as missing:
+        raise InvalidMoveError(f"move {obj!r:.60} lacks {missing.args[0]!r}") from None
+    if not all(isinstance(x, str) for x in (source, target, card)):
+        raise InvalidMoveError(f"move {obj!r:.60}: 'from', 'to' and 'card' must be strings")
+    try:
+        return Move.card_move(PileId.parse(source), PileId.parse(target), parse_card(card))
+    except CardtableError as problem:
+        raise InvalidMoveError(f"move {obj!r:.60}: {problem}") from None
+
+
+def _read_fans(fans: Any) -> tuple[tuple[Card, ...], ...] | None:
+    if fans is None:
+        return None
+    if not isinstance(fans, list) or not all(isinstance(f, list) for f in fans):
+        raise InvalidMoveError("a redeal's fans must be a list of lists of cards")
+    try:
+        return tuple(tuple(parse_card(c) for c in fan) for fan in fans)
+    except CardtableError as problem:
+        raise InvalidMoveError(f"redeal: {problem}") from None
+
+
+# -- solutions -----------------------------------------------------------------
+
+
+@dataclass
+class Solution:
+    """A solution record: the deal, the verdict, the moves and free-form stats."""
+
+    deal: State
+    result: str
+    moves: list[Move]
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The solution object of formats.md."""
+        return {
+            "game": self.deal.spec.id,
+            "deal": deal_to_dict(self.deal),
+            "result": self.result,
+            "moves": [move_to_dict(m) for m in self.moves],
+            "stats": self.stats,
+        }
+
+
+def read_solution(text: str) -> Solution:
+    """Parse a solution file (its moves are not replayed here: see :func:`replay`)."""
+    obj = _parse_json(text, "solution", InvalidSolutionError)
+    if not isinstance(obj, dict):
+        raise InvalidSolutionError("a solution must be a json object")
+    try:
+        deal = deal_from_dict(obj.get("deal"))
+    except InvalidDealError as problem:
+        raise InvalidSolutionError(f"its deal: {problem}") from None
+    result = obj.get("result")
+    if result not in RESULTS:
+        raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {result!r}")
+    moves = obj.get("moves", [])
+    if not isinstance(moves, list):
+        raise InvalidSolutionError("'moves' must be a list of moves")
+    try:
+        parsed = [move_from_dict(m) for m in moves]
+    except InvalidMoveError as problem:
+        raise InvalidSolutionError(str(problem)) from None
+    stats = obj.get("stats")
+    return Solution(deal, result, parsed, stats if isinstance(stats, dict) else {})
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What replaying a solution found: how many moves were legal, and the first problem."""
+
+    legal_moves: int
+    problem: str | None
+    final: State
+
+
+def replay(solution: Solution) -> Replay:
+    """Replay a solution's moves from its deal; a ``won`` one must end in a win."""
+    state = solution.deal.copy()
+    for number, move in enumerate(solution.moves, 1):
+        reason = state.why_illegal(move)
+        if reason is not None:
+            return Replay(number - 1, f"move {number} ({move_to_json(move)}) is illegal: {reason}", state)
+        state.push(move)
+    if solution.result == "won" and not state.is_won():
+        left = state.spec.deck_size - state.on_foundations()
+        return Replay(
+            len(solution.moves), f"the moves end without a win ({left} cards off the foundations)", state
+        )
+    return Replay(len(solution.moves), None, state)

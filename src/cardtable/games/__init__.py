@@ -1,0 +1,67 @@
+"""The registry of games, found by id, with options: ``game(redeals=0)``."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Final
+
+from cardtable.core.errors import UnknownGameError
+from cardtable.core.spec import GameSpec
+from cardtable.games.acey import ACEY_AND_KINGSLEY
+from cardtable.games.alexander import ALEXANDER_THE_GREAT
+from cardtable.games.fan import FAN
+from cardtable.games.lucie import ALEXANDER_THE_GREAT_LUCIE
+
+GAMES: Final[dict[str, GameSpec]] = {
+    spec.id: spec for spec in (ALEXANDER_THE_GREAT, ALEXANDER_THE_GREAT_LUCIE, ACEY_AND_KINGSLEY, FAN)
+}
+
+_ID_RE: Final = re.compile(r"^\s*([a-z0-9-]+)\s*(?:\((.*)\))?\s*$")
+
+
+def load_game(game_id: str) -> GameSpec:
+    """The spec for ``'alexander-the-great'`` or ``'alexander-the-great-lucie(redeals=0)'``."""
+    match = _ID_RE.match(game_id) if isinstance(game_id, str) else None
+    if match is None:
+        raise UnknownGameError(f"not a game id: {game_id!r} (try 'cardtable games')")
+    name, arguments = match.groups()
+    base = GAMES.get(name)
+    if base is None:
+        known = ", ".join(GAMES)
+        raise UnknownGameError(f"unknown game: {name!r} (known games: {known})")
+    if not arguments or not arguments.strip():
+        return base
+    changes = dict(_parse_option(base, part) for part in arguments.split(","))
+    spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(spec, id=canonical_id(base, spec))
+
+
+def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
+    key, equals, raw = (s.strip() for s in part.partition("="))
+    if key not in base.options:
+        allowed = ", ".join(base.options) or "none"
+        raise UnknownGameError(f"{base.id} has no option {key!r} (options: {allowed})")
+    if not equals or not raw:
+        raise UnknownGameError(f"option {key!r} of {base.id} needs a value, like {key}=1")
+    default = getattr(base, key)
+    if isinstance(default, bool):
+        if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise UnknownGameError(f"option {key!r} of {base.id} takes true or false, not {raw!r}")
+        return key, raw.lower() in ("true", "1", "yes")
+    if not raw.isdigit() or int(raw) > 100:
+        raise UnknownGameError(f"option {key!r} of {base.id} takes a whole number 0-100, not {raw!r}")
+    return key, int(raw)
+
+
+def canonical_id(base: GameSpec, spec: GameSpec) -> str:
+    """The id with the options that differ from the defaults, in declared order."""
+    changed = [
+        f"{key}={str(value).lower()}"
+        for key in base.options
+        if (value := getattr(spec, key)) != getattr(base, key)
+    ]
+    return f"{base.id}({','.join(changed)})" if changed else base.id
+
+
+__all__ = ["GAMES", "canonical_id", "load_game"]

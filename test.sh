@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite: install, lint, type-check, test. `.ci/run` calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")"
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+python3 -m ruff check src tests benchmarks
+python3 -m mypy
+status=0
+python3 -m pytest "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "pytest collected no tests"
+  status=0
+fi
+exit "$status"
