@@ -1,0 +1,1 @@
+"""The command line: a satellite of the core, which never imports it."""

@@ -1,0 +1,67 @@
+"""The ``cardtable`` command: a click group whose subcommands live in their own modules.
+
+Subcommands are imported only when run, so ``cardtable games`` does not pay for
+the server or the solver. Every :class:`CardtableError` becomes one line on
+standard error and exit code 2; a traceback is only ever a bug.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Final
+
+import click
+
+from cardtable.core.errors import CardtableError
+
+# command name -> (module, attribute), in the order `--help` lists them
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "games": ("cardtable.cli.info", "games"),
+    "rules": ("cardtable.cli.info", "rules"),
+    "deal": ("cardtable.cli.info", "deal_command"),
+    "moves": ("cardtable.cli.info", "moves"),
+    "check": ("cardtable.cli.info", "check"),
+    "play": ("cardtable.cli.play", "play"),
+    "solve": ("cardtable.cli.solve", "solve"),
+    "hint": ("cardtable.cli.solve", "hint"),
+    "serve": ("cardtable.cli.serve", "serve"),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMANDS if self._load(name) is not None]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._load(cmd_name)
+
+    @staticmethod
+    def _load(name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as missing:
+            if missing.name == module_name:
+                return None  # a command whose module is not written yet
+            raise
+        command = getattr(module, attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CardtableError as error:
+            click.echo(f"cardtable: {error}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardtable")
+def main() -> None:
+    """Play, solve and study patience games."""
