@@ -51,6 +51,8 @@ def parse_move(state: State, text: str) -> Move:
         return _checked(state, Move.deal(), text)
     if words in REDEAL_WORDS:
         return _checked(state, Move.redeal(), text)
+    if _is_card(words):
+        return _card_move(state, words, text)
     match = _PILES.match(words)
     if match is not None and (match.group(2) or match.group(3) or _single_pile(state, match.group(1))):
         letter, number, to_letter, to_number = match.groups()
@@ -63,6 +65,15 @@ def parse_move(state: State, text: str) -> Move:
             raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
         return _checked(state, Move.card_move(source, target, top[-1]), text)
     return _card_move(state, words, text)
+
+
+def _is_card(words: str) -> bool:
+    """Whether ``words`` names a card: ``as`` or ``kh`` would otherwise read as two pile codes."""
+    try:
+        parse_card(words)
+    except InvalidCardError:
+        return False
+    return True
 
 
 def _single_pile(state: State, letter: str) -> bool:
