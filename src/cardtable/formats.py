@@ -37,6 +37,8 @@ def _parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
         ) from None
     except (TypeError, ValueError) as problem:
         raise error(f"malformed {what}: {problem}") from None
+    except RecursionError:
+        raise error(f"malformed {what} json: nested too deeply") from None
 
 
 # -- deals ---------------------------------------------------------------------
