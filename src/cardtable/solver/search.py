@@ -1,0 +1,182 @@
+"""Depth-first search with a transposition table, safe moves and dead-end proofs.
+
+The search is exact: ``won`` comes with a line that replays, ``unwinnable`` means
+every position reachable from the start was visited (up to the provably safe
+reductions of :mod:`cardtable.solver.prune`), and a search stopped by a budget
+says ``unknown``. The solver knows every card, including the stock's order and
+the shuffles of later redeals, which the deal fixes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from cardtable.core.move import Move
+from cardtable.core.spec import Kind
+from cardtable.core.state import State
+from cardtable.solver.prune import locked_card, safe_moves_apply
+
+Status = Literal["won", "unwinnable", "unknown"]
+
+DEAL: Final = -1
+REDEAL: Final = -2
+DEFAULT_TABLE_CAP: Final = 4_000_000
+"""Positions remembered at most: about 1 GiB of keys. Past it the verdict is ``unknown``."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Budgets for one search: positions, seconds, transposition-table size."""
+
+    states: int | None = None
+    seconds: float | None = None
+    table: int = DEFAULT_TABLE_CAP
+
+
+@dataclass
+class SolveResult:
+    """The verdict, the winning moves (when won) and what the search cost."""
+
+    status: Status
+    moves: list[Move] = field(default_factory=list)
+    states: int = 0
+    seconds: float = 0.0
+    peak_table: int = 0
+    reason: str = ""  # for unknown: which budget ran out
+
+    @property
+    def stats(self) -> dict[str, float | int]:
+        """The statistics as formats.md's ``stats`` object carries them."""
+        return {"seconds": round(self.seconds, 4), "states": self.states, "peak_table": self.peak_table}
+
+
+class _BudgetExceeded(Exception):
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def solve(state: State, limit: Limit | None = None) -> SolveResult:
+    """Decide whether ``state`` can be won; the state itself is left unchanged."""
+    search = _Search(state.copy(), limit or Limit())
+    started = time.perf_counter()
+    try:
+        status: Status = "won" if search.run() else "unwinnable"
+        reason = ""
+    except _BudgetExceeded as stop:
+        status, reason = "unknown", stop.reason
+    moves = search.solution if status == "won" else []
+    return SolveResult(
+        status=status,
+        moves=moves,
+        states=search.states,
+        seconds=time.perf_counter() - started,
+        peak_table=len(search.seen),
+        reason=reason,
+    )
+
+
+class _Search:
+    def __init__(self, state: State, limit: Limit) -> None:
+        self.state = state
+        self.limit = limit
+        self.seen: set[bytes] = set()
+        self.states = 0
+        self.solution: list[Move] = []
+        self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
+        self.base = len(state.move_stack)
+
+    def run(self) -> bool:
+        state = self.state
+        forced = self._play_safe()
+        if state.is_won():
+            return self._found()
+        if not self._visit():
+            return False
+        stack: list[tuple[list[int], int]] = [(self._moves(), forced)]
+        cursor = [0]
+        while stack:
+            moves, forced = stack[-1]
+            index = cursor[-1]
+            if index == len(moves):
+                stack.pop()
+                cursor.pop()
+                self._undo(forced + (1 if stack else 0))
+                continue
+            cursor[-1] = index + 1
+            self._push(moves[index])
+            forced = self._play_safe()
+            if state.is_won():
+                return self._found()
+            if not self._visit():
+                self._undo(forced + 1)
+                continue
+            stack.append((self._moves(), forced))
+            cursor.append(0)
+        return False
+
+    def _found(self) -> bool:
+        self.solution = self.state.move_stack[self.base :]
+        return True
+
+    def _visit(self) -> bool:
+        """Count a new position; False if it was seen before or is a proven dead end."""
+        key = self.state.key()
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        self.states += 1
+        self._check_budget()
+        return not (safe_moves_apply(self.state) and locked_card(self.state) is not None)
+
+    def _check_budget(self) -> None:
+        limit = self.limit
+        if limit.states is not None and self.states > limit.states:
+            raise _BudgetExceeded(f"searched {limit.states} positions")
+        if len(self.seen) > limit.table:
+            raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
+        if self.deadline is not None and self.states % 256 == 0 and time.perf_counter() > self.deadline:
+            raise _BudgetExceeded(f"{limit.seconds} s ran out")
+
+    def _moves(self) -> list[int]:
+        state = self.state
+        kinds = state.plan.kinds
+        home: list[int] = []
+        other: list[int] = []
+        for source, target in state.card_moves():
+            (home if kinds[target] is Kind.FOUNDATION else other).append(source * 256 + target)
+        moves = home + other
+        if state.can_deal():
+            moves.append(DEAL)
+        if state.can_redeal():
+            moves.append(REDEAL)
+        return moves
+
+    def _push(self, code: int) -> None:
+        state = self.state
+        if code == DEAL:
+            state.push(Move.deal())
+        elif code == REDEAL:
+            state.push(Move.redeal())
+        else:
+            state.push_card(code >> 8, code & 255)
+
+    def _play_safe(self) -> int:
+        """Play provably safe foundation moves; return how many were played."""
+        state = self.state
+        if not safe_moves_apply(state):
+            return 0
+        played = 0
+        kinds = state.plan.kinds
+        while True:
+            move = next(((s, t) for s, t in state.card_moves() if kinds[t] is Kind.FOUNDATION), None)
+            if move is None:
+                return played
+            state.push_card(*move)
+            played += 1
+
+    def _undo(self, count: int) -> None:
+        pop = self.state.pop
+        for _ in range(count):
+            pop()
