@@ -1,0 +1,158 @@
+"""The commands that look without playing: ``games``, ``rules``, ``deal``, ``moves``, ``check``.
+
+They also hold the few helpers every command needs to turn its arguments into a
+position (a game id and deal number, or a deal file, or ``-`` for standard
+input), so that each bad input fails the same way everywhere: one line naming the
+problem, exit code 2 (see :mod:`cardtable.cli.main`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import click
+
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
+from cardtable.core.errors import CardtableError, InvalidDealError
+from cardtable.core.spec import GameSpec
+from cardtable.core.state import State
+from cardtable.formats import deal_to_json, move_to_json, read_deal, read_solution, replay
+from cardtable.games import GAMES, load_game
+from cardtable.render.text import console, layout
+
+STDIN: Final = "-"
+NUMBER_ARGS: Final = {"ignore_unknown_options": True}
+"""Lets ``-3`` reach the deal-number check, which says what is wrong with it, not click."""
+
+
+class InputFileError(CardtableError, OSError):
+    """A file named on the command line that cannot be read as text."""
+
+
+# -- turning arguments into positions -----------------------------------------
+
+
+def parse_deal_number(text: str) -> int:
+    """The deal number in ``text``, or InvalidDealError quoting it ('abc', '0', '2147483648')."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_DEAL)) + 1):
+        raise InvalidDealError(f"not a deal number: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
+    return check_deal_number(int(digits))
+
+
+def numbered_deal(game: str, number: str) -> State:
+    """The starting position of deal ``number`` of ``game`` (an id, options allowed)."""
+    return deal(load_game(game), parse_deal_number(number))
+
+
+def read_text(path: str) -> str:
+    """The text of a file, or of standard input for ``-``; InputFileError if unreadable."""
+    try:
+        if path == STDIN:
+            return click.get_text_stream("stdin").read()
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except UnicodeDecodeError:
+        raise InputFileError(f"cannot read {path!r}: not UTF-8 text") from None
+    except OSError as problem:
+        raise InputFileError(f"cannot read {path!r}: {_reason(problem, path)}") from None
+
+
+def _reason(problem: OSError, path: str) -> str:
+    """The operating system's words, with a hint when a game id was taken for a file name."""
+    reason = (problem.strerror or str(problem)).lower()
+    try:
+        load_game(path)
+    except CardtableError:
+        return reason
+    return f"{reason} (for a numbered deal give the game and a number: {path} 42)"
+
+
+def position(source: str, number: str | None) -> State:
+    """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal."""
+    if number is not None:
+        return numbered_deal(source, number)
+    return read_deal(read_text(source))
+
+
+def sorted_lines(lines: list[str]) -> list[str]:
+    """Lines in byte order, as ``LC_ALL=C sort`` would put them, whatever the locale."""
+    return sorted(lines, key=lambda line: line.encode("utf-8"))
+
+
+# -- the commands ---------------------------------------------------------------
+
+
+@click.command()
+def games() -> None:
+    """List the games: id (what commands take), name, and what sets each apart."""
+    width = max(len(game_id) for game_id in GAMES)
+    for spec in GAMES.values():
+        click.echo(f"{spec.id.ljust(width)}  {spec.name}: {spec.summary}")
+
+
+@click.command()
+@click.argument("game")
+def rules(game: str) -> None:
+    """Print the rules of GAME in plain words.
+
+    GAME may carry options, such as 'alexander-the-great-lucie(redeals=0)'.
+    """
+    spec = load_game(game)
+    click.echo(spec.rules.rstrip("\n"))
+    if spec.id != spec.base_id:
+        click.echo(f"\nThis id sets options: {_options(spec)}.")
+
+
+def _options(spec: GameSpec) -> str:
+    return spec.id[len(spec.base_id) + 1 : -1]
+
+
+@click.command(name="deal", context_settings=NUMBER_ARGS)
+@click.argument("game")
+@click.argument("number")
+@click.option("--json", "as_json", is_flag=True, help="Print the deal in the JSON deal format.")
+def deal_command(game: str, number: str, as_json: bool) -> None:
+    """Show deal NUMBER (1 to 2147483647) of GAME.
+
+    Every card is shown, bottom to top, left to right: the last card of a line
+    is the one that plays. Red cards are red where the terminal has colour.
+    """
+    state = numbered_deal(game, number)
+    if as_json:
+        click.echo(deal_to_json(state))
+    else:
+        console().print(layout(state))
+
+
+@click.command(context_settings=NUMBER_ARGS)
+@click.argument("source", metavar="FILE|GAME")
+@click.argument("number", required=False, metavar="[N]")
+def moves(source: str, number: str | None) -> None:
+    """Print every legal move, one JSON move per line.
+
+    With one argument, the position is the deal file FILE ('-' reads standard
+    input); with two, it is deal N of GAME. Lines are sorted as byte strings,
+    like 'LC_ALL=C sort', so the output can be compared with other tools'. An
+    allowed redeal prints {"redeal": null}; a won or lost position prints nothing.
+    """
+    for line in sorted_lines([move_to_json(move) for move in position(source, number).legal_moves]):
+        click.echo(line)
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+def check(file: str) -> None:
+    """Replay the solution in FILE ('-' reads standard input).
+
+    Prints 'ok N moves' and exits 0 if every move is legal (and a 'won'
+    solution ends in a win). Otherwise prints 'not ok: ' and the first
+    problem, such as the first illegal move and why, and exits 1. A file that
+    is not a solution at all fails with exit code 2.
+    """
+    solution = read_solution(read_text(file))
+    result = replay(solution)
+    if result.problem is not None:
+        click.echo(f"not ok: {result.problem}")
+        click.get_current_context().exit(1)
+    click.echo(f"ok {result.legal_moves} moves")

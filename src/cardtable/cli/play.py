@@ -1,0 +1,281 @@
+"""``cardtable play``: a person plays a deal in the terminal, one typed line at a time.
+
+The logic is :class:`Session` (the position, undo and redo, the replies to each
+line), kept apart from the input and output of :func:`run_session`, so tests drive
+a session with strings and the command works the same on a terminal or a pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import click
+from rich.console import Console
+
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal
+from cardtable.core.cards import card_symbol
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL
+from cardtable.core.errors import CardtableError
+from cardtable.core.move import CARD, DEAL, REDEAL, Move
+from cardtable.core.notation import move_text, parse_move, pile_code
+from cardtable.core.state import State
+from cardtable.render.text import HEADINGS, console, layout
+
+PROMPT: Final = "> "
+
+
+class NothingToDoError(CardtableError):
+    """``undo`` at the start, or ``redo`` with nothing taken back."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a typed line did: a message, whether the layout changed, whether to stop."""
+
+    message: str = ""
+    redraw: bool = False
+    quit: bool = False
+
+
+class Session:
+    """A game in play: the position, plus the moves taken back so ``redo`` can replay them.
+
+    Undo is :meth:`State.pop`, which restores snapshots, so it also takes back
+    the stock's automatic refills and redeals exactly.
+    """
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.redo_stack: list[Move] = []
+
+    @property
+    def moves(self) -> int:
+        """How many moves have been played (deals and redeals count)."""
+        return len(self.state.move_stack)
+
+    # -- the replies to a typed line ------------------------------------------
+
+    def handle(self, line: str) -> Reply:
+        """Answer one typed line: a command, a move, or Enter; errors become a message."""
+        words = line.strip().lower()
+        try:
+            if not words:
+                return self._enter()
+            command = COMMANDS.get(words)
+            if command is not None:
+                return command(self)
+            return Reply(self.play(line), redraw=True)
+        except CardtableError as error:
+            return Reply(str(error))
+
+    def _enter(self) -> Reply:
+        """Enter alone deals from the stock, the commonest move of stock games."""
+        if self.state.can_deal():
+            return Reply(self.push(Move.deal()), redraw=True)
+        return Reply()
+
+    # -- moving ---------------------------------------------------------------
+
+    def play(self, text: str) -> str:
+        """Play a move in the short notation and say what it did; CardtableError if illegal."""
+        move = parse_move(self.state, text)
+        self.redo_stack.clear()
+        return self.push(move)
+
+    def push(self, move: Move) -> str:
+        """Play a legal move (new or redone) and describe it, with what followed on its own."""
+        what = describe(self.state, move)
+        stock = self.state.plan.stock
+        before = len(self.state.piles[stock]) if stock is not None else 0
+        self.state.push(move)
+        if move.kind == REDEAL:
+            return f"{what}: {self._fans_now()}"
+        if move.kind == CARD and stock is not None and len(self.state.piles[stock]) < before:
+            assert move.source is not None
+            refill = card_symbol(self.state.pile(move.source)[-1])
+            return f"{what}; the stock refills {pile_code(self.state, move.source)} with {refill}"
+        return what
+
+    def _fans_now(self) -> str:
+        fans = len(self.state.group(self.state.spec.groups[-1].name))
+        left = self.state.redeals_left
+        return f"the fans are dealt again into {fans} fans ({left} redeal{'s' if left != 1 else ''} left)"
+
+    def undo(self) -> str:
+        """Take back the last move; it can be redone until a new move is played."""
+        if not self.moves:
+            raise NothingToDoError("nothing to undo: this is the start of the deal")
+        move = self.state.pop()
+        self.redo_stack.append(move)
+        return f"took back {describe(self.state, move)}"
+
+    def redo(self) -> str:
+        """Play again the last move taken back."""
+        if not self.redo_stack:
+            raise NothingToDoError("nothing to redo")
+        return f"again: {self.push(self.redo_stack.pop())}"
+
+    def restart(self) -> str:
+        """Take back every move; ``redo`` can step through them again."""
+        if not self.moves:
+            raise NothingToDoError("already at the start of the deal")
+        while self.moves:
+            self.redo_stack.append(self.state.pop())
+        return "back at the start of the deal (redo replays your moves one by one)"
+
+    # -- telling the player ---------------------------------------------------
+
+    def status(self) -> str | None:
+        """A won or lost game, or a redeal that is now the way on; None otherwise."""
+        state = self.state
+        if state.is_won():
+            return f"You won {self.title()} in {self.moves} moves!"
+        if state.is_lost():
+            return f"No move is left: {self.title()} is lost after {self.moves} moves. Undo, restart or quit."
+        if state.can_redeal() and not state.can_deal() and next(state.card_moves(), None) is None:
+            left = state.redeals_left
+            return f"No card can move: type redeal to gather and deal the fans again ({left} left)."
+        return None
+
+    def title(self) -> str:
+        """The game id and deal number, which are all it takes to play the deal again."""
+        number = self.state.deal_number
+        return self.state.spec.id + (f" deal {number}" if number is not None else "")
+
+    def replay_hint(self) -> str:
+        """The command that plays this deal again."""
+        return f"cardtable play {shlex.quote(self.state.spec.id)} {self.state.deal_number}"
+
+    def help(self) -> str:
+        """The notation and commands, with this game's pile codes."""
+        state = self.state
+        lines = [
+            "Moves (the last card of a line is the one that plays):",
+            "  t3 f1    the top card of t3 onto f1 (t3f1 works too)",
+            "  t3       the top card of t3 onto a foundation, or onto the one pile that takes it",
+            "  7c       that card, if it is on top, the same way (ranks A 2-10 J Q K or T, suits c d h s)",
+        ]
+        if state.plan.stock is not None:
+            lines.append("  d        deal a card from the stock onto the waste (Enter alone does too)")
+        if state.spec.redeals:
+            lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
+        lines.append(f"Piles: {pile_ranges(state)}")
+        lines.append("Commands: undo (u), redo, restart, moves (m), help (h, ?), quit (q)")
+        return "\n".join(lines)
+
+    def legal(self) -> str:
+        """Every legal move in the short notation: a hint, and a way to learn it."""
+        texts = [move_text(self.state, move) for move in self.state.legal_moves]
+        return "Legal moves: " + (", ".join(texts) if texts else "none")
+
+
+def describe(state: State, move: Move) -> str:
+    """A move as typed and the card it moves, read from the position before it: ``t3 f1: 7♣``."""
+    if move.kind == CARD:
+        assert move.card is not None
+        return f"{move_text(state, move)}: {card_symbol(move.card)}"
+    if move.kind == DEAL:
+        stock = state.plan.stock
+        assert stock is not None
+        return f"d: {card_symbol(state.piles[stock][-1])} onto the waste"
+    return "redeal"
+
+
+def pile_ranges(state: State) -> str:
+    """``f0-f3 foundations, t0-t11 fans``: the codes of each group's first and last pile."""
+    parts = []
+    for group in state.spec.groups:
+        ids = [pid for pid in state.plan.ids if pid.group == group.name]
+        if not ids:
+            continue
+        first, last = pile_code(state, ids[0]), pile_code(state, ids[-1])
+        name = HEADINGS.get(group.name, group.name).lower()
+        parts.append(f"{first}-{last} {name}" if first != last else f"{first} {name}")
+    return ", ".join(parts)
+
+
+def _quit(session: Session) -> Reply:
+    return Reply(f"Bye. Play this deal again with: {session.replay_hint()}", quit=True)
+
+
+COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
+    "undo": lambda s: Reply(s.undo(), redraw=True),
+    "u": lambda s: Reply(s.undo(), redraw=True),
+    "redo": lambda s: Reply(s.redo(), redraw=True),
+    "restart": lambda s: Reply(s.restart(), redraw=True),
+    "help": lambda s: Reply(s.help()),
+    "h": lambda s: Reply(s.help()),
+    "?": lambda s: Reply(s.help()),
+    "moves": lambda s: Reply(s.legal()),
+    "m": lambda s: Reply(s.legal()),
+    "quit": _quit,
+    "q": _quit,
+}
+"""The words that are commands, not moves; none of them is a pile code or a card."""
+
+
+# -- input and output -----------------------------------------------------------
+
+
+def read_line(prompt: str) -> str | None:
+    """A line typed after ``prompt``, or None at end of input or on Ctrl-C."""
+    try:
+        return input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        return None
+
+
+def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
+    """Show the deal, then answer lines until the game is won, the player quits, or input ends."""
+    out.print(f"{session.title()}: play it again with {session.replay_hint()}. Type help for the moves.")
+    _show(session, out)
+    while not session.state.is_won():
+        line = read(PROMPT)
+        if line is None:
+            out.print()
+            out.print(_quit(session).message)
+            return
+        reply = session.handle(line)
+        if reply.message:
+            out.print(reply.message)
+        if reply.redraw:
+            _show(session, out)
+        if reply.quit:
+            return
+
+
+def _show(session: Session, out: Console) -> None:
+    out.print(layout(session.state))
+    status = session.status()
+    if status is not None:
+        out.print(status)
+
+
+@click.command(context_settings=NUMBER_ARGS)
+@click.argument("game")
+@click.argument("number", required=False, metavar="[N]")
+def play(game: str, number: str | None) -> None:
+    """Play GAME in the terminal: deal N, or a random deal that is shown so you can replay it.
+
+    Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
+    (undo, redo, restart, moves, help, quit); 'help' lists them all. In games
+    with a stock, Enter alone deals a card. Lines are read from standard input,
+    so a game can also be piped in; end of input quits.
+    """
+    if number is None:
+        number = str(MIN_DEAL + secrets.randbelow(MAX_DEAL))
+    session = Session(numbered_deal(game, number))
+    _enable_line_editing()
+    run_session(session, read_line, console())
+
+
+def _enable_line_editing() -> None:
+    """Arrow keys and history for input() on a terminal, where the readline module exists."""
+    if click.get_text_stream("stdin").isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  # importing it is what turns it on
