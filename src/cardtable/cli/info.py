@@ -85,7 +85,7 @@ def sorted_lines(lines: list[str]) -> list[str]:
 
 @click.command()
 def games() -> None:
-    """List the games: id (what commands take), name, and what sets each apart."""
+    """List the games: id, name and a one-line summary."""
     width = max(len(game_id) for game_id in GAMES)
     for spec in GAMES.values():
         click.echo(f"{spec.id.ljust(width)}  {spec.name}: {spec.summary}")

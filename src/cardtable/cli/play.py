@@ -260,7 +260,7 @@ def _show(session: Session, out: Console) -> None:
 @click.argument("game")
 @click.argument("number", required=False, metavar="[N]")
 def play(game: str, number: str | None) -> None:
-    """Play GAME in the terminal: deal N, or a random deal that is shown so you can replay it.
+    """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
     (undo, redo, restart, moves, help, quit); 'help' lists them all. In games

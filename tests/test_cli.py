@@ -1,0 +1,417 @@
+"""The look-only commands (games, rules, deal, moves, check) and their error paths.
+
+Every bad input must give one line on standard error naming the problem and exit
+code 2 (1 for a solution that fails its check), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardtable import Move, State, deal, load_game
+from cardtable.cli.main import main
+from cardtable.core.cards import card_symbol
+from cardtable.formats import Solution, deal_to_dict, move_from_dict, move_to_json, read_deal
+
+GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsley", "fan")
+LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
+
+
+def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+    """Run ``cardtable ARGS`` in-process, with standard error kept apart."""
+    return CliRunner().invoke(main, list(args), input=input, env=env)
+
+
+def assert_fails(result: Result, code: int, *words: str) -> None:
+    """One line on standard error, starting 'cardtable:', holding each of ``words``."""
+    assert result.exit_code == code, (result.output, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("cardtable: ")
+    for word in words:
+        assert word in lines[0]
+    assert "Traceback" not in result.output + result.stderr
+
+
+def write(tmp_path: Path, text: str, name: str = "deal.json") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def first_moves(state: State, count: int) -> list[Move]:
+    """Play the first legal move ``count`` times (a short, legal, reproducible line)."""
+    played = []
+    for _ in range(count):
+        move = min(state.legal_moves, key=move_to_json)
+        state.push(move)
+        played.append(move)
+    return played
+
+
+def solution_json(start: State, moves: list[Move], result: str = "unknown") -> str:
+    return json.dumps(Solution(start, result, moves).to_dict())
+
+
+def nearly_won() -> State:
+    """Alexander the Great with two cards to go: K♥ on t0 and A♠ on t1."""
+    up = "A23456789TJQK"
+    down = up[::-1]
+    piles = {
+        "foundation": [
+            [r + "H" for r in up[:12]],
+            [r + "D" for r in up],
+            [r + "C" for r in down],
+            [r + "S" for r in down[:12]],
+        ],
+        "fan": [["KH"], ["AS"]] + [[] for _ in range(10)],
+    }
+    return read_deal(json.dumps({"game": "alexander-the-great", "piles": piles}))
+
+
+WINNING_MOVES = [
+    move_from_dict({"from": "fan/0", "to": "foundation/0", "card": "KH"}),
+    move_from_dict({"from": "fan/1", "to": "foundation/3", "card": "AS"}),
+]
+"""The two moves that win :func:`nearly_won`."""
+
+
+# -- games and rules --------------------------------------------------------------
+
+
+def test_games_lists_every_game_with_its_name_and_summary() -> None:
+    result = run("games")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert len(lines) == len(GAME_IDS)
+    for game, line in zip(GAME_IDS, lines):
+        spec = load_game(game)
+        assert line.split()[0] == game
+        assert spec.name in line and spec.summary in line
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_rules_prints_the_specs_rules(game: str) -> None:
+    result = run("rules", game)
+    assert result.exit_code == 0
+    assert result.output == load_game(game).rules
+
+
+def test_rules_names_the_options_an_id_sets() -> None:
+    result = run("rules", "alexander-the-great-lucie(redeals=0)")
+    assert result.exit_code == 0
+    assert result.output.endswith("This id sets options: redeals=0.\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("rules", "klondike"), ("unknown game: 'klondike'", "alexander-the-great")),
+        (("rules", "fan(redeals=1)"), ("fan has no option 'redeals'",)),
+        (("rules", "alexander-the-great-lucie(redeals=x)"), ("takes a whole number",)),
+        (("deal", "Not A Game!", "1"), ("not a game id",)),
+        (("moves", "klondike", "1"), ("unknown game",)),
+        (("play", "klondike", "1"), ("unknown game",)),
+    ],
+)
+def test_unknown_games_and_options_fail_in_one_line(args: tuple[str, ...], words: tuple[str, ...]) -> None:
+    assert_fails(run(*args), 2, *words)
+
+
+# -- deal ----------------------------------------------------------------------
+
+
+def pile_lines(output: str) -> dict[str, str]:
+    """The layout's pile lines by their code: ``{'t0': '9♣  2♦ ...'}``."""
+    lines = {}
+    for line in output.splitlines():
+        if line.startswith("  "):
+            code, _, rest = line.strip().partition(" ")
+            lines[code] = rest.strip()
+    return lines
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_deal_shows_every_card_of_every_fan_in_order(game: str) -> None:
+    state = deal(load_game(game), 42)
+    result = run("deal", game, "42")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == f"{state.spec.name} · deal 42"
+    lines = pile_lines(result.output)
+    fan_group = "tableau" if state.spec.has_group("tableau") else "fan"
+    for index, pile in enumerate(state.group(fan_group)):
+        assert lines[f"t{index}"].split() == [card_symbol(c) for c in pile]
+    for index, pile in enumerate(state.group("foundation")):
+        direction = "down from K" if pile and pile[0] % 13 == 12 else "up from A"
+        assert lines[f"f{index}"].endswith(direction)
+
+
+def test_deal_shows_acey_reserves_fully_the_stock_count_and_the_waste_top() -> None:
+    state = deal(load_game("acey-and-kingsley"), 5)
+    lines = pile_lines(run("deal", "acey-and-kingsley", "5").output)
+    for index, pile in enumerate(state.group("reserve")):
+        assert lines[f"r{index}"].split() == [card_symbol(c) for c in pile]
+    assert lines["s"] == "66 cards"
+    assert lines["w"] == "--"
+    assert [lines[f"f{i}"].split()[-1] for i in range(8)] == ["A"] * 4 + ["K"] * 4
+
+
+def test_deal_shows_lucies_redeals_left() -> None:
+    output = run("deal", "alexander-the-great-lucie", "1").output
+    assert output.splitlines()[-1].endswith("redeals left: 2")
+    blocked = run("deal", "alexander-the-great-lucie", str(LUCIE_BLOCKED_AT_START)).output
+    assert blocked.splitlines()[-1].endswith("redeals left: 2 (a redeal is allowed now)")
+    with_option = run("deal", "alexander-the-great-lucie(redeals=1)", "1").output
+    assert with_option.splitlines()[0].endswith("[redeals=1] · deal 1")
+    assert with_option.splitlines()[-1].endswith("redeals left: 1")
+
+
+def test_deal_colours_red_cards_on_a_colour_terminal() -> None:
+    output = run("deal", "fan", "1", env={"FORCE_COLOR": "1", "TERM": "xterm-256color"}).output
+    assert "\x1b[31m" in output  # red
+    plain = run("deal", "fan", "1").output
+    assert "\x1b[" not in plain and "♥" in plain and "♠" in plain
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_deal_json_is_the_deal_format(game: str) -> None:
+    result = run("deal", game, "7", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == deal_to_dict(deal(load_game(game), 7))
+    assert read_deal(result.output) == deal(load_game(game), 7)
+
+
+@pytest.mark.parametrize("number", ["1", "2147483647", " 12 "])
+def test_deal_numbers_in_range_are_accepted(number: str) -> None:
+    assert run("deal", "fan", number, "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("number", ["0", "2147483648", "abc", "-3", "1.5", "99999999999999999999999", "٣"])
+@pytest.mark.parametrize("command", ["deal", "moves", "play"])
+def test_bad_deal_numbers_fail_in_one_line(command: str, number: str) -> None:
+    assert_fails(run(command, "fan", number), 2, "not a deal number", "1 to 2147483647")
+
+
+# -- moves ---------------------------------------------------------------------
+
+
+def legal_lines(state: State) -> set[str]:
+    return {move_to_json(move) for move in state.legal_moves}
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_moves_of_a_numbered_deal_are_the_legal_moves_in_byte_order(game: str, number: int) -> None:
+    result = run("moves", game, str(number))
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines == sorted(lines, key=lambda line: line.encode())
+    assert set(lines) == legal_lines(deal(load_game(game), number))
+    assert len(lines) == len(set(lines))
+    for line in lines:
+        assert deal(load_game(game), number).is_legal(move_from_dict(json.loads(line)))
+
+
+@pytest.mark.skipif(shutil.which("sort") is None, reason="needs sort(1)")
+def test_moves_order_is_that_of_lc_all_c_sort() -> None:
+    output = run("moves", "acey-and-kingsley", "3").output
+    env = {**os.environ, "LC_ALL": "C"}
+    by_sort = subprocess.run(["sort"], input=output.encode(), capture_output=True, env=env, check=True)
+    assert by_sort.stdout.decode() == output
+
+
+def test_moves_reads_a_deal_file_and_standard_input(tmp_path: Path) -> None:
+    state = deal(load_game("acey-and-kingsley"), 9)
+    first_moves(state, 5)  # a game in progress, not a starting deal
+    text = json.dumps(deal_to_dict(state))
+    from_file = run("moves", write(tmp_path, text))
+    from_stdin = run("moves", "-", input=text)
+    assert from_file.exit_code == from_stdin.exit_code == 0
+    assert from_file.output == from_stdin.output
+    assert set(from_file.output.splitlines()) == legal_lines(state)
+
+
+def test_moves_prints_an_allowed_redeal_as_null() -> None:
+    result = run("moves", "alexander-the-great-lucie", str(LUCIE_BLOCKED_AT_START))
+    assert result.output == '{"redeal": null}\n'
+
+
+def test_moves_of_a_won_position_is_empty(tmp_path: Path) -> None:
+    state = nearly_won()
+    for move in WINNING_MOVES:
+        state.push_checked(move)
+    assert state.is_won()
+    result = run("moves", write(tmp_path, json.dumps(deal_to_dict(state))))
+    assert result.exit_code == 0 and result.output == ""
+
+
+def edit(change: Callable[[dict[str, Any]], object]) -> str:
+    """Deal 1 of Alexander the Great as JSON, after ``change`` has had its way with it."""
+    obj = deal_to_dict(deal(load_game("alexander-the-great"), 1))
+    change(obj)
+    return json.dumps(obj)
+
+
+def _swap_in(obj: dict[str, Any], card: object) -> None:
+    obj["piles"]["fan"][0][0] = card
+
+
+BAD_DEALS = [
+    ("not json", "malformed deal json at line 1"),
+    ("[1, 2]", "a deal must be a json object"),
+    ('{"piles": {}}', "needs a 'game' id"),
+    ("[" * 5000 + "]" * 5000, "nested too deeply"),
+    (edit(lambda o: o.update(game="klondike")), "unknown game: 'klondike'"),
+    (edit(lambda o: _swap_in(o, "1X")), "fan/0: not a card: '1X'"),
+    (edit(lambda o: _swap_in(o, 7)), "fan/0: not a card: 7"),
+    (edit(lambda o: _swap_in(o, o["piles"]["fan"][1][0])), "not the alexander-the-great deck: too many"),
+    (edit(lambda o: o["piles"]["fan"].pop()), "'fan' has 11 piles; alexander-the-great has 12"),
+    (edit(lambda o: o["piles"].update(reserve=[])), "has no pile group 'reserve'"),
+    (edit(lambda o: o["piles"].pop("foundation")), "missing pile group 'foundation'"),
+    (edit(lambda o: o["piles"].update(fan="AS")), "must be a list of piles"),
+    (edit(lambda o: o.update(deal=0)), "'deal' must be a whole number >= 1"),
+    (edit(lambda o: o.update(redeals_left=1)), "redeals_left is 1"),
+    (edit(lambda o: o["piles"]["foundation"].reverse()), "foundation/0 starts with KS"),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), BAD_DEALS)
+def test_malformed_deal_files_fail_in_one_line(tmp_path: Path, text: str, words: str) -> None:
+    assert_fails(run("moves", write(tmp_path, text)), 2, words)
+    assert_fails(run("moves", "-", input=text), 2, words)
+
+
+def test_an_impossible_position_fails_in_one_line(tmp_path: Path) -> None:
+    obj = deal_to_dict(deal(load_game("acey-and-kingsley"), 1))
+    obj["piles"]["waste"][0].append(obj["piles"]["tableau"][0].pop())  # an empty pile, cards in stock
+    assert_fails(run("moves", write(tmp_path, json.dumps(obj))), 2, "tableau/0 is empty while the stock")
+
+
+@pytest.mark.parametrize("command", ["moves", "check"])
+def test_unreadable_files_fail_in_one_line(tmp_path: Path, command: str) -> None:
+    missing = str(tmp_path / "nope.json")
+    assert_fails(run(command, missing), 2, f"cannot read {missing!r}", "no such file")
+    assert_fails(run(command, str(tmp_path)), 2, "cannot read", "directory")
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00junk")
+    assert_fails(run(command, str(binary)), 2, "not UTF-8 text")
+
+
+def test_a_game_id_alone_is_read_as_a_file_with_a_hint() -> None:
+    assert_fails(run("moves", "fan"), 2, "cannot read 'fan'", "give the game and a number: fan 42")
+
+
+# -- check ---------------------------------------------------------------------
+
+
+def test_check_accepts_a_legal_line_of_play(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    moves = first_moves(start.copy(), 4)
+    text = solution_json(start, moves)
+    assert run("check", write(tmp_path, text)).output == "ok 4 moves\n"
+    result = run("check", "-", input=text)
+    assert result.exit_code == 0 and result.output == "ok 4 moves\n"
+
+
+def test_check_accepts_a_won_solution(tmp_path: Path) -> None:
+    start = nearly_won()
+    text = solution_json(start, WINNING_MOVES, "won")
+    result = run("check", write(tmp_path, text))
+    assert result.exit_code == 0 and result.output == "ok 2 moves\n"
+
+
+def test_check_replays_redeals_and_deals(tmp_path: Path) -> None:
+    for game, number in [("alexander-the-great-lucie", LUCIE_BLOCKED_AT_START), ("acey-and-kingsley", 2)]:
+        start = deal(load_game(game), number)
+        played = start.copy()
+        first_moves(played, 6)
+        text = solution_json(start, played.move_stack)
+        assert run("check", write(tmp_path, text)).output == "ok 6 moves\n"
+
+
+def test_check_names_the_first_illegal_move(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    obj = json.loads(solution_json(start, first_moves(start.copy(), 4)))
+    obj["moves"][2]["card"] = "KS"  # not the top card of its pile
+    result = run("check", write(tmp_path, json.dumps(obj)))
+    assert result.exit_code == 1
+    line = result.output.strip()
+    assert line.startswith("not ok: move 3 (") and "is illegal: the top of" in line
+    assert json.dumps(obj["moves"][2]) in line
+
+
+def test_check_fails_a_won_claim_that_does_not_win(tmp_path: Path) -> None:
+    start = nearly_won()
+    text = solution_json(start, WINNING_MOVES[:1], "won")
+    result = run("check", write(tmp_path, text))
+    assert result.exit_code == 1
+    assert result.output.startswith("not ok: the moves end without a win")
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda o: o.update(result="maybe"), "'result' must be one of won, unwinnable, unknown"),
+        (lambda o: o.update(moves={}), "'moves' must be a list"),
+        (lambda o: o["moves"].append({"from": "fan/1"}), "lacks 'to'"),
+        (lambda o: o["deal"]["piles"].pop("fan"), "its deal: missing pile group 'fan'"),
+    ],
+)
+def test_malformed_solutions_fail_with_exit_code_2(
+    tmp_path: Path, change: Callable[[dict[str, Any]], object], words: str
+) -> None:
+    obj = json.loads(solution_json(deal(load_game("fan"), 1), []))
+    change(obj)
+    assert_fails(run("check", write(tmp_path, json.dumps(obj))), 2, words)
+    assert_fails(run("check", "-", input="{"), 2, "malformed solution json")
+
+
+# -- the installed script and the architecture --------------------------------------
+
+
+def script() -> str:
+    """The ``cardtable`` console script installed beside this Python."""
+    beside = Path(sys.executable).parent / "cardtable"
+    found = str(beside) if beside.exists() else shutil.which("cardtable")
+    if found is None:
+        pytest.skip("the cardtable script is not installed")
+    return found
+
+
+def test_the_installed_script_pipes_a_deal_into_moves() -> None:
+    dealt = subprocess.run([script(), "deal", "fan", "3", "--json"], capture_output=True, text=True)
+    assert dealt.returncode == 0
+    moves = subprocess.run([script(), "moves", "-"], input=dealt.stdout, capture_output=True, text=True)
+    assert moves.returncode == 0
+    assert set(moves.stdout.splitlines()) == legal_lines(deal(load_game("fan"), 3))
+
+
+def test_the_installed_script_reports_errors_in_one_line() -> None:
+    for args, words in [
+        (["deal", "fan", "0"], "not a deal number: 0"),
+        (["moves", "/nonexistent"], "cannot read"),
+    ]:
+        done = subprocess.run([script(), *args], capture_output=True, text=True)
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_core_never_imports_the_render_or_cli_modules() -> None:
+    code = (
+        "import sys, cardtable, cardtable.formats, cardtable.core.notation;"
+        "bad = [m for m in sys.modules if m.startswith(('cardtable.render', 'cardtable.cli'))];"
+        "print(bad)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
