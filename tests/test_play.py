@@ -1,0 +1,324 @@
+"""``cardtable play``: the session logic (moves, undo, redo, restart, messages) and scripted games.
+
+The session is driven with strings; the command is driven by piping lines into
+it, as a person at a terminal would type them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from rich.console import Console
+
+from cardtable import State, deal, load_game
+from cardtable.cli import play as play_module
+from cardtable.cli.main import main
+from cardtable.cli.play import COMMANDS, NothingToDoError, Session, run_session
+from cardtable.core.cards import card_symbol
+from cardtable.formats import read_deal
+
+BYE = "Bye. Play this deal again with: cardtable play"
+
+
+def play(*args: str, lines: list[str]) -> Result:
+    """Run ``cardtable play ARGS`` with these lines typed, then end of input."""
+    return CliRunner().invoke(main, ["play", *args], input="".join(line + "\n" for line in lines))
+
+
+def session(game: str, number: int) -> Session:
+    return Session(deal(load_game(game), number))
+
+
+def position(game: str, piles: dict[str, list[list[str]]], **extra: object) -> State:
+    """A hand-made position, checked as a deal file would be."""
+    return read_deal(json.dumps({"game": game, "piles": piles, **extra}))
+
+
+def suit_run(suit: str, count: int, *, down: bool = False) -> list[str]:
+    """The first ``count`` cards of ``suit`` from its ace up (or from its king down)."""
+    ranks = "A23456789TJQK"
+    return [rank + suit for rank in (ranks[::-1] if down else ranks)[:count]]
+
+
+def nearly_won_fan() -> State:
+    """Fan, deal 77 in name, with K♠ on t0 and Q♠ on t1 left: ``t1`` then ``t0`` wins."""
+    foundations = [suit_run(s, 13) for s in "CDH"] + [suit_run("S", 11)]
+    return position("fan", {"foundation": foundations, "fan": [["KS"], ["QS"]] + [[]] * 16}, deal=77)
+
+
+def lucie_blocked(redeals_left: int) -> State:
+    """Lucie with Q♣ under K♣ in the last fan: blocked, so lost unless a redeal is left."""
+    foundations = [suit_run("C", 11)] + [suit_run(s, 13) for s in "DHS"]
+    piles = {"foundation": foundations, "fan": [["QC", "KC"]]}
+    return position("alexander-the-great-lucie", piles, deal=5, redeals_left=redeals_left)
+
+
+def script() -> str:
+    """The ``cardtable`` console script installed beside this Python."""
+    beside = Path(sys.executable).parent / "cardtable"
+    found = str(beside) if beside.exists() else shutil.which("cardtable")
+    if found is None:
+        pytest.skip("the cardtable script is not installed")
+    return found
+
+
+def run_lines(start: Session, lines: list[str]) -> str:
+    """The output of :func:`run_session` given these typed lines."""
+    typed: Iterator[str] = iter(lines)
+    out = Console(file=io.StringIO(), width=120, highlight=False, markup=False, soft_wrap=True)
+    run_session(start, lambda prompt: next(typed, None), out)
+    assert isinstance(out.file, io.StringIO)
+    return out.file.getvalue()
+
+
+# -- the session ------------------------------------------------------------------
+
+
+def test_a_move_is_played_and_described() -> None:
+    game = session("alexander-the-great", 1)
+    card = game.state.group("fan")[1][-1]
+    assert game.play("t1 f1") == f"t1 f1: {card_symbol(card)}"
+    assert game.moves == 1 and game.state.group("foundation")[1][-1] == card
+
+
+@pytest.mark.parametrize("text", ["t1f1", "T1 F1", "  t1   f1 ", "t1"])
+def test_the_notation_has_short_forms(text: str) -> None:
+    game = session("alexander-the-great", 1)
+    game.play(text)
+    assert (
+        game.state.group("foundation")[1][-1] == deal(load_game("alexander-the-great"), 1).group("fan")[1][-1]
+    )
+
+
+def test_a_card_name_plays_that_card() -> None:
+    game = session("fan", 1)
+    ace = game.state.group("fan")[10][-1]
+    assert card_symbol(ace) == "A♠"
+    for text in ("as", "AS", "A♠"):
+        game = session("fan", 1)
+        assert game.handle(text) == play_module.Reply("t10 f0: A♠", redraw=True)
+
+
+def test_an_illegal_move_is_one_line_and_changes_nothing() -> None:
+    game = session("alexander-the-great", 1)
+    for text in ("t9 f0", "t1 t2", "t99 f0", "zz", "7h", "redeal", "d"):
+        reply = game.handle(text)
+        assert not reply.redraw and not reply.quit
+        assert "\n" not in reply.message and repr(text) in reply.message
+    assert game.moves == 0 and game.state == deal(load_game("alexander-the-great"), 1)
+
+
+def test_undo_and_redo_walk_the_moves() -> None:
+    game = session("fan", 1)
+    start = game.state.copy()
+    game.play("t10 f0")
+    after_one = game.state.copy()
+    game.play("t1 t6")
+    assert game.undo() == "took back t1 t6: 5♠"
+    assert game.state == after_one
+    assert game.undo() == "took back t10 f0: A♠"
+    assert game.state == start
+    with pytest.raises(NothingToDoError, match="nothing to undo"):
+        game.undo()
+    assert game.redo() == "again: t10 f0: A♠"
+    assert game.redo() == "again: t1 t6: 5♠"
+    with pytest.raises(NothingToDoError, match="nothing to redo"):
+        game.redo()
+
+
+def test_a_new_move_forgets_the_moves_taken_back() -> None:
+    game = session("fan", 1)
+    game.play("t10 f0")
+    game.undo()
+    game.play("t1 t6")
+    assert game.handle("redo").message == "nothing to redo"
+
+
+def test_restart_takes_everything_back_and_redo_replays_it() -> None:
+    game = session("fan", 1)
+    game.play("t10 f0")
+    game.play("t1 t6")
+    end = game.state.copy()
+    assert game.restart().startswith("back at the start")
+    assert game.state == deal(load_game("fan"), 1) and game.moves == 0
+    game.redo()
+    game.redo()
+    assert game.state == end
+    game.restart()
+    with pytest.raises(NothingToDoError, match="already at the start"):
+        game.restart()
+
+
+def test_acey_deals_with_d_or_enter_and_reports_the_refill() -> None:
+    game = session("acey-and-kingsley", 1)
+    stock = list(game.state.group("stock")[0])
+    assert game.play("t0 f0") == f"t0 f0: 2♦; the stock refills t0 with {card_symbol(stock[-1])}"
+    assert game.handle("d").message == f"d: {card_symbol(stock[-2])} onto the waste"
+    assert game.handle("").message == f"d: {card_symbol(stock[-3])} onto the waste"
+    assert len(game.state.group("stock")[0]) == 63
+    game.restart()
+    assert game.state == deal(load_game("acey-and-kingsley"), 1)
+
+
+def test_enter_does_nothing_without_a_stock_to_deal() -> None:
+    game = session("fan", 1)
+    assert game.handle("   ") == play_module.Reply()
+    assert game.moves == 0
+
+
+def test_a_lucie_redeal_is_announced_played_and_undone() -> None:
+    game = session("alexander-the-great-lucie", 2988)
+    game.play("t2 t4")
+    assert game.status() is None
+    game.play("t2 t1")
+    blocked = game.state.copy()
+    assert game.status() == "No card can move: type redeal to gather and deal the fans again (2 left)."
+    message = game.play("redeal")
+    assert message.startswith("redeal: the fans are dealt again into") and message.endswith("(1 redeal left)")
+    assert game.state.redeals_left == 1
+    redealt = game.state.copy()
+    game.undo()
+    assert game.state == blocked
+    game.redo()
+    assert game.state == redealt
+
+
+def test_status_tells_a_win_and_a_loss() -> None:
+    won = Session(nearly_won_fan())
+    won.play("qs")
+    won.play("t0")
+    assert won.status() == "You won fan deal 77 in 2 moves!"
+    lost = Session(lucie_blocked(0))
+    assert lost.status() == (
+        "No move is left: alexander-the-great-lucie deal 5 is lost after 0 moves. Undo, restart or quit."
+    )
+
+
+def test_help_names_this_games_piles_and_moves() -> None:
+    assert "f0-f3 foundations, t0-t11 fans" in session("alexander-the-great", 1).help()
+    acey = session("acey-and-kingsley", 1).help()
+    assert "f0-f7 foundations, r0-r1 reserves, t0-t3 tableau, s stock, w waste" in acey
+    assert "Enter alone" in acey and "redeal" not in acey
+    assert "redeal" in session("alexander-the-great-lucie", 1).help()
+
+
+def test_moves_lists_the_legal_moves_in_the_notation() -> None:
+    assert session("alexander-the-great", 1).legal() == (
+        "Legal moves: t1 f1, t1 t3, t2 t4, t3 t1, t4 t2, t6 t8, t8 t6"
+    )
+
+
+def test_every_command_word_answers() -> None:
+    for word in COMMANDS:
+        game = session("fan", 1)
+        game.play("t10 f0")
+        reply = game.handle(word)
+        assert reply.message, word
+
+
+# -- the loop, with scripted input --------------------------------------------------
+
+
+def test_the_loop_ends_with_the_win() -> None:
+    output = run_lines(Session(nearly_won_fan()), ["t1", "help", "t0", "more input is never read"])
+    assert output.rstrip().endswith("You won fan deal 77 in 2 moves!")
+    assert output.count("Fan · deal 77") == 3  # drawn at the start and after each move
+
+
+def test_the_loop_keeps_a_lost_game_open_for_undo() -> None:
+    output = run_lines(Session(lucie_blocked(1)), ["redeal", "u", "q"])
+    assert "No card can move: type redeal" in output
+    assert "redeal: the fans are dealt again into 1 fans (0 redeals left)" in output
+    assert output.rstrip().endswith(f"{BYE} alexander-the-great-lucie 5")
+
+
+# -- the command, one scripted game per game ----------------------------------------
+
+
+def test_alexander_scripted_game() -> None:
+    result = play(
+        "alexander-the-great", "1", lines=["t1 f1", "t9 f0", "u", "redo", "t2 t4", "restart", "redo", "q"]
+    )
+    assert result.exit_code == 0
+    out = result.output
+    assert "t1 f1: 2♦" in out
+    assert "illegal move: 't9 f0': A♣ does not go on A♥ (foundation/0)" in out
+    assert "took back t1 f1: 2♦" in out and "again: t1 f1: 2♦" in out
+    assert "back at the start of the deal" in out
+    assert out.count("Alexander the Great · deal 1 · 2 moves") == 1
+    assert out.rstrip().endswith(f"{BYE} alexander-the-great 1")
+
+
+def test_fan_scripted_game() -> None:
+    result = play("fan", "1", lines=["as", "t1t6", "t0 t1", "undo", "u", "redo", "m", "h", "quit"])
+    assert result.exit_code == 0
+    out = result.output
+    assert "t10 f0: A♠" in out and "t1 t6: 5♠" in out
+    assert "illegal move: 't0 t1'" in out
+    assert "took back t1 t6: 5♠" in out and "took back t10 f0: A♠" in out
+    assert "Legal moves: " in out and "Commands: undo (u), redo" in out
+
+
+def test_lucie_scripted_game_with_a_redeal() -> None:
+    result = play("alexander-the-great-lucie", "2988", lines=["redeal", "t2 t4", "t2 t1", "redeal", "q"])
+    assert result.exit_code == 0
+    out = result.output
+    assert "illegal move: 'redeal': a redeal is allowed only when no other move is possible" in out
+    assert "redeals left: 2 (a redeal is allowed now)" in out
+    assert "No card can move: type redeal" in out
+    assert "(1 redeal left)" in out and out.count("redeals left: 1") == 1
+
+
+def test_acey_scripted_game_deals_from_the_stock() -> None:
+    result = play("acey-and-kingsley", "1", lines=["d", "", "t0 f0", "r0 t1", "u", "redo", "restart", "q"])
+    assert result.exit_code == 0
+    out = result.output
+    assert "  s    66 cards" in out and "  s    64 cards" in out and "  s    63 cards" in out
+    assert "d: 9♦ onto the waste" in out and "d: 2♠ onto the waste" in out
+    assert "the stock refills t0 with" in out
+    assert "illegal move: 'r0 t1'" in out
+
+
+def test_end_of_input_quits_cleanly() -> None:
+    result = play("fan", "3", lines=["t0"])
+    assert result.exit_code == 0
+    assert result.output.rstrip().endswith(f"{BYE} fan 3")
+
+
+def test_the_replay_hint_quotes_an_id_with_options() -> None:
+    result = play("alexander-the-great-lucie(redeal_anytime=true)", "4", lines=["redeal"])
+    assert result.exit_code == 0
+    assert "cardtable play 'alexander-the-great-lucie(redeal_anytime=true)' 4" in result.output
+    assert "(1 redeal left)" in result.output
+
+
+def test_without_a_number_a_random_deal_is_drawn_and_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "randbelow", lambda n: 41)
+    first = play("fan", lines=[]).output.splitlines()[0]
+    assert first == "fan deal 42: play it again with cardtable play fan 42. Type help for the moves."
+    monkeypatch.undo()
+    match = re.search(r"deal (\d+):", play("fan", lines=[]).output)
+    assert match is not None and 1 <= int(match.group(1)) <= 2**31 - 1
+
+
+def test_an_ambiguous_move_asks_which_pile() -> None:
+    game = Session(nearly_won_fan())
+    message = game.handle("t0").message
+    assert message.startswith("ambiguous move: 't0' could go to t2, t3,") and "say which" in message
+
+
+def test_the_installed_script_plays_from_a_pipe() -> None:
+    done = subprocess.run([script(), "play", "fan", "1"], input="as\nxyz\n", capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "t10 f0: A♠" in done.stdout and "not a move: 'xyz'" in done.stdout
+    assert done.stdout.rstrip().endswith(f"{BYE} fan 1")
