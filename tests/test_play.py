@@ -238,7 +238,7 @@ def test_the_loop_ends_with_the_win() -> None:
 def test_the_loop_keeps_a_lost_game_open_for_undo() -> None:
     output = run_lines(Session(lucie_blocked(1)), ["redeal", "u", "q"])
     assert "No card can move: type redeal" in output
-    assert "redeal: the fans are dealt again into 1 fans (0 redeals left)" in output
+    assert "redeal: the fans are dealt again into 1 fan (0 redeals left)" in output
     assert output.rstrip().endswith(f"{BYE} alexander-the-great-lucie 5")
 
 
@@ -322,3 +322,14 @@ def test_the_installed_script_plays_from_a_pipe() -> None:
     assert done.returncode == 0 and done.stderr == ""
     assert "t10 f0: A♠" in done.stdout and "not a move: 'xyz'" in done.stdout
     assert done.stdout.rstrip().endswith(f"{BYE} fan 1")
+
+
+def test_a_position_without_a_deal_number_has_no_replay_command() -> None:
+    state = nearly_won_fan()
+    state.deal_number = None
+    game = Session(state)
+    assert game.title() == "fan"
+    assert game.replay_hint().startswith("no deal number")
+    game.play("t1")
+    game.play("t0")
+    assert game.status() == "You won fan in 2 moves!"

@@ -103,8 +103,7 @@ class Session:
 
     def _fans_now(self) -> str:
         fans = len(self.state.group(self.state.spec.groups[-1].name))
-        left = self.state.redeals_left
-        return f"the fans are dealt again into {fans} fans ({left} redeal{'s' if left != 1 else ''} left)"
+        return f"the fans are dealt again into {plural(fans, 'fan')} ({plural(self.state.redeals_left, 'redeal')} left)"
 
     def undo(self) -> str:
         """Take back the last move; it can be redone until a new move is played."""
@@ -134,9 +133,9 @@ class Session:
         """A won or lost game, or a redeal that is now the way on; None otherwise."""
         state = self.state
         if state.is_won():
-            return f"You won {self.title()} in {self.moves} moves!"
+            return f"You won {self.title()} in {plural(self.moves, 'move')}!"
         if state.is_lost():
-            return f"No move is left: {self.title()} is lost after {self.moves} moves. Undo, restart or quit."
+            return f"No move is left: {self.title()} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
         if state.can_redeal() and not state.can_deal() and next(state.card_moves(), None) is None:
             left = state.redeals_left
             return f"No card can move: type redeal to gather and deal the fans again ({left} left)."
@@ -148,8 +147,11 @@ class Session:
         return self.state.spec.id + (f" deal {number}" if number is not None else "")
 
     def replay_hint(self) -> str:
-        """The command that plays this deal again."""
-        return f"cardtable play {shlex.quote(self.state.spec.id)} {self.state.deal_number}"
+        """The command that plays this deal again (a position from elsewhere has none)."""
+        number = self.state.deal_number
+        if number is None:
+            return "no deal number: this position did not come from one"
+        return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
 
     def help(self) -> str:
         """The notation and commands, with this game's pile codes."""
@@ -172,6 +174,11 @@ class Session:
         """Every legal move in the short notation: a hint, and a way to learn it."""
         texts = [move_text(self.state, move) for move in self.state.legal_moves]
         return "Legal moves: " + (", ".join(texts) if texts else "none")
+
+
+def plural(count: int, word: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def describe(state: State, move: Move) -> str:

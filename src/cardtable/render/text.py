@@ -90,9 +90,8 @@ def _cell(card: Card | None, *, top: bool) -> Text:
     if card is None:
         return Text("--".ljust(CELL), style="dim")
     style = ("red" if is_red(card) else "") + (" bold" if top else "")
-    cell = Text(card_symbol(card), style=style.strip())
-    cell.pad_right(CELL - len(cell))
-    return cell
+    symbol = card_symbol(card)
+    return Text.assemble((symbol, style.strip()), " " * (CELL - len(symbol)))
 
 
 def _direction(base: int) -> str:
