@@ -27,9 +27,13 @@ GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsl
 LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
 
 
-def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+NO_COLOUR_SETTINGS: dict[str, str | None] = {"FORCE_COLOR": None, "NO_COLOR": None, "TTY_COMPATIBLE": None}
+"""Unset, so the user's colour settings do not leak into the tests' expectations."""
+
+
+def run(*args: str, input: str | None = None, env: dict[str, str | None] | None = None) -> Result:
     """Run ``cardtable ARGS`` in-process, with standard error kept apart."""
-    return CliRunner().invoke(main, list(args), input=input, env=env)
+    return CliRunner().invoke(main, list(args), input=input, env={**NO_COLOUR_SETTINGS, **(env or {})})
 
 
 def assert_fails(result: Result, code: int, *words: str) -> None:

@@ -10,11 +10,8 @@ import io
 import json
 import re
 import secrets
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -26,13 +23,15 @@ from cardtable.cli.main import main
 from cardtable.cli.play import COMMANDS, NothingToDoError, Session, run_session
 from cardtable.core.cards import card_symbol
 from cardtable.formats import read_deal
+from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
 
 
 def play(*args: str, lines: list[str]) -> Result:
     """Run ``cardtable play ARGS`` with these lines typed, then end of input."""
-    return CliRunner().invoke(main, ["play", *args], input="".join(line + "\n" for line in lines))
+    typed = "".join(line + "\n" for line in lines)
+    return CliRunner().invoke(main, ["play", *args], input=typed, env=NO_COLOUR_SETTINGS)
 
 
 def session(game: str, number: int) -> Session:
@@ -61,15 +60,6 @@ def lucie_blocked(redeals_left: int) -> State:
     foundations = [suit_run("C", 11)] + [suit_run(s, 13) for s in "DHS"]
     piles = {"foundation": foundations, "fan": [["QC", "KC"]]}
     return position("alexander-the-great-lucie", piles, deal=5, redeals_left=redeals_left)
-
-
-def script() -> str:
-    """The ``cardtable`` console script installed beside this Python."""
-    beside = Path(sys.executable).parent / "cardtable"
-    found = str(beside) if beside.exists() else shutil.which("cardtable")
-    if found is None:
-        pytest.skip("the cardtable script is not installed")
-    return found
 
 
 def run_lines(start: Session, lines: list[str]) -> str:
