@@ -28,6 +28,12 @@ def on_card_table(up: bool, down: bool, same_suit: bool) -> bytes:
 
 
 @cache
+def takers_table(table: bytes) -> tuple[tuple[int, ...], ...]:
+    """For an on-card table: ``takers[top]`` lists the cards that may go on ``top``."""
+    return tuple(tuple(card for card in DECK if table[top * 52 + card]) for top in DECK)
+
+
+@cache
 def on_empty_table(ranks: frozenset[int]) -> bytes:
     """``table[card]`` is 1 where ``card`` may go on an empty pile."""
     return bytes(RANK_OF[card] in ranks for card in DECK)
@@ -50,6 +56,8 @@ class Plan:
     kinds: tuple[Kind, ...]
     on_card: tuple[bytes, ...]
     on_empty: tuple[bytes, ...]
+    takers: tuple[tuple[tuple[int, ...], ...], ...]  # pile -> top card -> cards it takes
+    empty_takers: tuple[tuple[int, ...], ...]  # pile -> cards it takes when empty
     sources: tuple[int, ...]  # piles whose top card may move
     targets: tuple[int, ...]  # piles that may take a card
     foundations: tuple[int, ...]
@@ -107,6 +115,8 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
         kinds=tuple(g.kind for g in groups),
         on_card=tuple(t[0] for t in tables),
         on_empty=tuple(t[1] for t in tables),
+        takers=tuple(takers_table(t[0]) for t in tables),
+        empty_takers=tuple(tuple(c for c in DECK if t[1][c]) for t in tables),
         sources=tuple(i for i in flat if _gives(spec, groups[i].kind)),
         targets=tuple(i for i in flat if _takes(groups[i])),
         foundations=tuple(i for i in flat if groups[i].kind is Kind.FOUNDATION),

@@ -27,10 +27,20 @@ Fans = tuple[tuple[Card, ...], ...]
 
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
-    move: Move
+    """What a push changed: enough to restore it, and to name the move afterwards."""
+
+    move: Move | None  # None for a card move: named lazily from ``saved``
     saved: tuple[tuple[int, tuple[Card, ...]], ...]  # (pile index, its cards before)
     pile_count: int
     redeals_left: int
+
+    def named_move(self, spec: GameSpec) -> Move:
+        """The move this snapshot undoes (card moves save source first, then target)."""
+        if self.move is not None:
+            return self.move
+        (source, cards), (target, _) = self.saved[0], self.saved[1]
+        ids = plan_for(spec, self.pile_count).ids
+        return Move.card_move(ids[source], ids[target], cards[-1])
 
 
 class State:
@@ -84,7 +94,7 @@ class State:
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed so far, oldest first."""
-        return [snapshot.move for snapshot in self._stack]
+        return [snapshot.named_move(self.spec) for snapshot in self._stack]
 
     # -- legal moves ----------------------------------------------------------
 
@@ -96,23 +106,26 @@ class State:
     def card_moves(self) -> Iterator[tuple[int, int]]:
         """Every legal card move as flat ``(source, target)`` indices.
 
-        This is the solver's hot path: no objects are made per candidate.
+        This is the solver's hot path: first the cards each target would take,
+        then one look-up per source's top card; no objects per candidate.
         """
         piles = self.piles
         plan = self.plan
-        on_card, on_empty = plan.on_card, plan.on_empty
-        targets = plan.targets
+        takers, empty_takers = plan.takers, plan.empty_takers
+        wanted: dict[Card, list[int]] = {}
+        for target in plan.targets:
+            onto = piles[target]
+            for card in takers[target][onto[-1]] if onto else empty_takers[target]:
+                if card in wanted:
+                    wanted[card].append(target)
+                else:
+                    wanted[card] = [target]
         for source in plan.sources:
             pile = piles[source]
-            if not pile:
-                continue
-            card = pile[-1]
-            for target in targets:
-                if target == source:
-                    continue
-                onto = piles[target]
-                if on_card[target][onto[-1] * 52 + card] if onto else on_empty[target][card]:
-                    yield source, target
+            if pile and (targets := wanted.get(pile[-1])):
+                for target in targets:
+                    if target != source:
+                        yield source, target
 
     def can_deal(self) -> bool:
         """Whether a card can be dealt from the stock."""
@@ -209,7 +222,7 @@ class State:
             index = self.plan.index
             source, target = index(move.source), index(move.target)
             assert source is not None and target is not None
-            self.push_card(source, target, move)
+            self.push_card(source, target)
         elif move.kind == DEAL:
             self._push_deal(move)
         else:
@@ -222,7 +235,7 @@ class State:
             raise IllegalMoveError(f"illegal move: {move.text()!r}: {reason}")
         self.push(move)
 
-    def push_card(self, source: int, target: int, move: Move | None = None) -> None:
+    def push_card(self, source: int, target: int) -> None:
         """Move the top card of flat pile ``source`` onto ``target`` (trusted)."""
         piles = self.piles
         from_pile, to_pile = piles[source], piles[target]
@@ -236,9 +249,7 @@ class State:
             saved += ((stock, tuple(piles[stock])),)
         else:
             refill = False
-        if move is None:
-            move = self.move_at(source, target)
-        self._stack.append(_Snapshot(move, saved, len(piles), self.redeals_left))
+        self._stack.append(_Snapshot(None, saved, len(piles), self.redeals_left))
         to_pile.append(from_pile.pop())
         if refill:
             assert stock is not None
@@ -263,6 +274,10 @@ class State:
 
     def pop(self) -> Move:
         """Take back the last move and return it; IndexError if there is none."""
+        return self.retract().named_move(self.spec)
+
+    def retract(self) -> _Snapshot:
+        """Take back the last move without naming it (the search's hot path)."""
         snapshot = self._stack.pop()
         piles = self.piles
         if len(piles) != snapshot.pile_count:
@@ -272,11 +287,11 @@ class State:
         for index, cards in snapshot.saved:
             piles[index][:] = cards
         self.redeals_left = snapshot.redeals_left
-        return snapshot.move
+        return snapshot
 
     def peek(self) -> Move:
         """The last move pushed; IndexError if there is none."""
-        return self._stack[-1].move
+        return self._stack[-1].named_move(self.spec)
 
     # -- identity -------------------------------------------------------------
 

@@ -16,117 +16,141 @@ move of the line stays legal because the only piles that differ have lost cards
 nobody could play onto. Redeals break the argument (the shuffle depends on which
 cards are left), so it applies only when no redeal is left.
 
-**Locked cards.** In the same kind of game, a card ``x`` is locked for good when
-(1) a card that must reach the foundation before ``x`` lies under ``x`` in its
-pile, so ``x`` cannot go home first; (2) every card ``x`` could be placed on in
-the tableau lies under ``x`` in the same pile or is already home, so ``x`` can
-never move sideways; and (3) an empty pile will not take ``x``'s rank. Then
-nothing under ``x`` ever moves, and the position is lost.
+**Stranded cards.** In the same kind of game, a position is lost when some
+tableau card can never reach its foundation, even in a relaxed game where every
+card that can be uncovered at all is uncovered at whatever moment suits it. The
+relaxation is a least fixpoint (see :meth:`Pruner.stranded`); every real line of
+play is also a line of the relaxation, so nothing winnable is ever cut. It catches
+the classic dead deal (a card above a lower card of its suit, with the cards it
+could move onto buried beneath it) and deadlocks spread over several piles.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
 
 from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF, Card
 from cardtable.core.spec import GameSpec, Kind
 from cardtable.core.state import State
 
 
-@dataclass(frozen=True)
-class Knowledge:
-    """What the pruning rules know about one game, computed once."""
+class Pruner:
+    """The pruning rules for one game, with its tables computed once."""
 
-    in_suit: bool  # one deck, foundations and tableau all in suit, nothing leaves home
-    parents: tuple[tuple[Card, ...], ...]  # card -> cards it may be placed on in the tableau
-    fill: frozenset[int]  # ranks an empty tableau pile takes
-
-
-@cache
-def knowledge(spec: GameSpec) -> Knowledge:
-    """The pruning facts of ``spec``."""
-    tableau = [g for g in spec.groups if g.kind is Kind.TABLEAU]
-    foundations = [g for g in spec.groups if g.kind is Kind.FOUNDATION]
-    in_suit = (
-        spec.decks == 1
-        and not spec.foundation_gives
-        and all(g.build.same_suit for g in foundations)
-        and all(g.build.same_suit or not (g.build.up or g.build.down) for g in tableau)
-    )
-    up = any(g.build.up for g in tableau)
-    down = any(g.build.down for g in tableau)
-    parents = tuple(
-        tuple(
-            p
-            for p in DECK
-            if SUIT_OF[p] == SUIT_OF[c]
-            and ((up and RANK_OF[c] == RANK_OF[p] + 1) or (down and RANK_OF[c] == RANK_OF[p] - 1))
+    def __init__(self, spec: GameSpec) -> None:
+        tableau = [g for g in spec.groups if g.kind is Kind.TABLEAU]
+        foundation = spec.group("foundation")
+        self.in_suit = (
+            spec.decks == 1
+            and not spec.foundation_gives
+            and foundation.build.same_suit
+            and all(g.build.same_suit or not (g.build.up or g.build.down) for g in tableau)
         )
-        for c in DECK
-    )
-    fill = frozenset().union(*(g.fill for g in tableau)) if tableau else frozenset()
-    return Knowledge(in_suit, parents, fill)
+        up = any(g.build.up for g in tableau)
+        down = any(g.build.down for g in tableau)
+        self.parents: tuple[tuple[Card, ...], ...] = tuple(
+            tuple(
+                p
+                for p in DECK
+                if SUIT_OF[p] == SUIT_OF[c]
+                and ((up and RANK_OF[c] == RANK_OF[p] + 1) or (down and RANK_OF[c] == RANK_OF[p] - 1))
+            )
+            for c in DECK
+        )
+        self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
+        self.ascending = _ascending_suits(spec)
+        first = [1 if self.ascending[SUIT_OF[c]] else KING for c in DECK]
+        # card -> the card that goes home just before it; -1 if it may start a foundation
+        self.before: tuple[int, ...] = tuple(
+            -1 if RANK_OF[c] == first[c] else c - 1 if self.ascending[SUIT_OF[c]] else c + 1 for c in DECK
+        )
+
+    def applies(self, state: State) -> bool:
+        """Whether safe moves and locked cards may be used in this position."""
+        return self.in_suit and state.redeals_left == 0
+
+    def home_move(self, state: State) -> tuple[int, int] | None:
+        """A card move onto a foundation, if there is one."""
+        piles = state.piles
+        plan = state.plan
+        takers, empty_takers = plan.takers, plan.empty_takers
+        foundations = plan.foundations
+        wanted: dict[Card, int] = {}
+        for target in foundations:
+            onto = piles[target]
+            for card in takers[target][onto[-1]] if onto else empty_takers[target]:
+                wanted[card] = target
+        for source in plan.sources:
+            pile = piles[source]
+            if pile and source not in foundations and (home := wanted.get(pile[-1])) is not None:
+                return source, home
+        return None
+
+    def stranded(self, state: State) -> bool:
+        """Whether some tableau card can never reach its foundation (see the module text).
+
+        A least fixpoint over three optimistic facts: a card *can be uncovered*
+        when every card above it can leave; it *can go home* when it can be
+        uncovered and its foundation predecessor can go home (or is home); it
+        *can leave* when it can be uncovered and can go home, or a card it may be
+        placed on can be uncovered, or its rank fills a pile that can be emptied.
+        Whatever is possible in play is possible in this relaxation, so a card
+        that cannot go home even here proves the position lost.
+        """
+        piles = [pile for pile, kind in zip(state.piles, state.plan.kinds) if kind is Kind.TABLEAU]
+        home: set[Card] = {-1}  # cards home now or able to get there; -1 starts a foundation
+        for i in state.plan.foundations:
+            home.update(state.piles[i])
+        before = self.before
+        parents = self.parents
+        fill = self.fill
+        leaves: set[Card] = set()
+        uncoverable: set[Card] = set()
+        may_empty = any(not pile for pile in piles)
+        changed = True
+        while changed:
+            changed = False
+            for pile in piles:
+                for card in reversed(pile):
+                    if card not in uncoverable:
+                        uncoverable.add(card)
+                        changed = True
+                    if card not in home and before[card] in home:
+                        home.add(card)
+                        changed = True
+                    if card not in leaves and (
+                        card in home
+                        or any(p in uncoverable for p in parents[card])
+                        or (may_empty and RANK_OF[card] in fill)
+                    ):
+                        leaves.add(card)
+                        changed = True
+                    if card not in leaves:
+                        break
+                else:
+                    if not may_empty:
+                        may_empty = changed = True
+        return any(card not in home for pile in piles for card in pile)
+
+    def _home_span(self, state: State, suit: int) -> tuple[int, int]:
+        """(lowest, highest) rank of ``suit`` at home; (0, -1) if none is."""
+        piles = state.piles
+        for i in state.plan.foundations:
+            pile = piles[i]
+            if pile and SUIT_OF[pile[0]] == suit:
+                first, last = RANK_OF[pile[0]], RANK_OF[pile[-1]]
+                return min(first, last), max(first, last)
+        return 0, -1
 
 
-def safe_moves_apply(state: State) -> bool:
-    """Whether the safe-foundation-move rule holds in this position."""
-    return state.redeals_left == 0 and knowledge(state.spec).in_suit
+def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
+    """Suit -> whether it goes home upwards, from the foundations' bases and starting cards.
 
-
-def home_ranks(state: State) -> dict[int, tuple[int, int]]:
-    """Suit -> (lowest, highest) rank on the foundations of one-deck in-suit games."""
-    out: dict[int, tuple[int, int]] = {}
-    for i in state.plan.foundations:
-        pile = state.piles[i]
-        if pile:
-            ranks = (RANK_OF[pile[0]], RANK_OF[pile[-1]])
-            out[SUIT_OF[pile[0]]] = (min(ranks), max(ranks))
-    return out
-
-
-def _is_home(card: Card, home: dict[int, tuple[int, int]]) -> bool:
-    span = home.get(SUIT_OF[card])
-    return span is not None and span[0] <= RANK_OF[card] <= span[1]
-
-
-def _goes_home_before(first: Card, card: Card, ascending: bool) -> bool:
-    if SUIT_OF[first] != SUIT_OF[card]:
-        return False
-    return RANK_OF[first] < RANK_OF[card] if ascending else RANK_OF[first] > RANK_OF[card]
-
-
-def ascending_suits(state: State) -> dict[int, bool]:
-    """Suit -> whether its foundation builds up (from the ace) in this one-deck game."""
-    out: dict[int, bool] = {}
-    bases = state.spec.group("foundation").bases
-    for index, i in enumerate(state.plan.foundations):
-        pile = state.piles[i]
-        if pile:
-            out[SUIT_OF[pile[0]]] = bases[index] != KING
-    return out
-
-
-def locked_card(state: State) -> Card | None:
-    """A card that can never move again (see the module text), or None."""
-    facts = knowledge(state.spec)
-    home = home_ranks(state)
-    ascending = ascending_suits(state)
-    for i in _tableau_piles(state):
-        pile = state.piles[i]
-        for depth, card in enumerate(pile):
-            if depth == 0 or RANK_OF[card] in facts.fill:
-                continue
-            below = pile[:depth]
-            up = ascending.get(SUIT_OF[card], True)
-            if not any(_goes_home_before(y, card, up) for y in below):
-                continue
-            if all(p in below or _is_home(p, home) for p in facts.parents[card]):
-                return card
-    return None
-
-
-def _tableau_piles(state: State) -> Iterator[int]:
-    kinds = state.plan.kinds
-    return (i for i in range(len(state.piles)) if kinds[i] is Kind.TABLEAU)
+    Foundations all of one base rank decide every suit; otherwise each starting
+    card tells its suit's direction (Alexander: red aces up, black kings down).
+    """
+    bases = spec.group("foundation").bases
+    if len(set(bases)) == 1:
+        return (bases[0] != KING,) * 4
+    up = [True] * 4
+    for base, card in zip(bases, spec.foundation_starts):
+        up[SUIT_OF[card]] = base != KING
+    return (up[0], up[1], up[2], up[3])

@@ -16,7 +16,7 @@ from typing import Final, Literal
 from cardtable.core.move import Move
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
-from cardtable.solver.prune import locked_card, safe_moves_apply
+from cardtable.solver.prune import Pruner
 
 Status = Literal["won", "unwinnable", "unknown"]
 
@@ -86,13 +86,14 @@ class _Search:
         self.solution: list[Move] = []
         self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.base = len(state.move_stack)
+        self.pruner = Pruner(state.spec)
 
     def run(self) -> bool:
         state = self.state
         forced = self._play_safe()
         if state.is_won():
             return self._found()
-        if not self._visit():
+        if self._seen_before() or self._is_stranded():
             return False
         stack: list[tuple[list[int], int]] = [(self._moves(), forced)]
         cursor = [0]
@@ -105,11 +106,11 @@ class _Search:
                 self._undo(forced + (1 if stack else 0))
                 continue
             cursor[-1] = index + 1
-            self._push(moves[index])
+            dead = self._push(moves[index])
             forced = self._play_safe()
             if state.is_won():
                 return self._found()
-            if not self._visit():
+            if dead or self._seen_before():
                 self._undo(forced + 1)
                 continue
             stack.append((self._moves(), forced))
@@ -120,15 +121,15 @@ class _Search:
         self.solution = self.state.move_stack[self.base :]
         return True
 
-    def _visit(self) -> bool:
-        """Count a new position; False if it was seen before or is a proven dead end."""
+    def _seen_before(self) -> bool:
+        """Record the position; True if it was seen before."""
         key = self.state.key()
         if key in self.seen:
-            return False
+            return True
         self.seen.add(key)
         self.states += 1
         self._check_budget()
-        return not (safe_moves_apply(self.state) and locked_card(self.state) is not None)
+        return False
 
     def _check_budget(self) -> None:
         limit = self.limit
@@ -153,30 +154,36 @@ class _Search:
             moves.append(REDEAL)
         return moves
 
-    def _push(self, code: int) -> None:
+    def _push(self, code: int) -> bool:
+        """Play a move; True if it provably loses (it stranded a card for good)."""
         state = self.state
         if code == DEAL:
             state.push(Move.deal())
-        elif code == REDEAL:
+            return False
+        if code == REDEAL:
             state.push(Move.redeal())
-        else:
-            state.push_card(code >> 8, code & 255)
+            return self._is_stranded()
+        target = code & 255
+        state.push_card(code >> 8, target)
+        if state.plan.kinds[target] is not Kind.TABLEAU or not self.pruner.applies(state):
+            return False
+        return self.pruner.stranded(state)
+
+    def _is_stranded(self) -> bool:
+        return self.pruner.applies(self.state) and self.pruner.stranded(self.state)
 
     def _play_safe(self) -> int:
         """Play provably safe foundation moves; return how many were played."""
         state = self.state
-        if not safe_moves_apply(state):
+        if not self.pruner.applies(state):
             return 0
         played = 0
-        kinds = state.plan.kinds
-        while True:
-            move = next(((s, t) for s, t in state.card_moves() if kinds[t] is Kind.FOUNDATION), None)
-            if move is None:
-                return played
+        while (move := self.pruner.home_move(state)) is not None:
             state.push_card(*move)
             played += 1
+        return played
 
     def _undo(self, count: int) -> None:
-        pop = self.state.pop
+        retract = self.state.retract
         for _ in range(count):
-            pop()
+            retract()

@@ -1,0 +1,63 @@
+"""Solve a range of deals and print how the solver did: verdicts, times, speed.
+
+    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60]
+
+One process, one deal after another, as a player's machine would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from cardtable import deal, load_game
+from cardtable.solver import Limit, solve
+
+
+def parse_range(text: str) -> range:
+    """``'1-1000'`` -> range(1, 1001); ``'7'`` -> range(7, 8)."""
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--deals", default="1-100")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--verbose", action="store_true", help="print a line per deal")
+    args = parser.parse_args()
+    spec = load_game(args.game)
+    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
+    seconds: list[float] = []
+    states = 0
+    started = time.perf_counter()
+    for number in parse_range(args.deals):
+        result = solve(deal(spec, number), Limit(seconds=args.timeout))
+        counts[result.status] += 1
+        seconds.append(result.seconds)
+        states += result.states
+        if args.verbose:
+            print(f"{number:>8} {result.status:<10} {result.seconds:8.3f} s {result.states:>9} states")
+    total = time.perf_counter() - started
+    print(f"game        {spec.id}")
+    print(f"deals       {args.deals} ({len(seconds)})")
+    print(f"won         {counts['won']}")
+    print(f"unwinnable  {counts['unwinnable']}")
+    print(f"unknown     {counts['unknown']} (timeout {args.timeout:g} s)")
+    print(f"median s    {statistics.median(seconds):.3f}")
+    print(f"p90 s       {percentile(seconds, 0.9):.3f}")
+    print(f"max s       {max(seconds):.3f}")
+    print(f"total s     {total:.1f}")
+    print(f"states/s    {states / max(sum(seconds), 1e-9):,.0f}")
+
+
+if __name__ == "__main__":
+    main()
