@@ -250,23 +250,29 @@ def test_alexander_scripted_game() -> None:
 
 
 def test_fan_scripted_game() -> None:
-    result = play("fan", "1", lines=["as", "t1t6", "t0 t1", "undo", "u", "redo", "m", "h", "quit"])
+    result = play("fan", "1", lines=["as", "t1t6", "t0 t1", "undo", "u", "redo", "restart", "m", "h", "quit"])
     assert result.exit_code == 0
     out = result.output
     assert "t10 f0: A♠" in out and "t1 t6: 5♠" in out
     assert "illegal move: 't0 t1'" in out
     assert "took back t1 t6: 5♠" in out and "took back t10 f0: A♠" in out
+    assert "again: t10 f0: A♠" in out and "back at the start of the deal" in out
     assert "Legal moves: " in out and "Commands: undo (u), redo" in out
 
 
 def test_lucie_scripted_game_with_a_redeal() -> None:
-    result = play("alexander-the-great-lucie", "2988", lines=["redeal", "t2 t4", "t2 t1", "redeal", "q"])
+    lines = ["redeal", "t2 t4", "t2 t1", "redeal", "u", "redo", "restart", "q"]
+    result = play("alexander-the-great-lucie", "2988", lines=lines)
     assert result.exit_code == 0
     out = result.output
+    assert "took back redeal" in out and "again: redeal: the fans are dealt again" in out
+    assert "back at the start of the deal" in out and out.rstrip().endswith(
+        f"{BYE} alexander-the-great-lucie 2988"
+    )
     assert "illegal move: 'redeal': a redeal is allowed only when no other move is possible" in out
     assert "redeals left: 2 (a redeal is allowed now)" in out
     assert "No card can move: type redeal" in out
-    assert "(1 redeal left)" in out and out.count("redeals left: 1") == 1
+    assert "(1 redeal left)" in out and out.count("redeals left: 1") == 2
 
 
 def test_acey_scripted_game_deals_from_the_stock() -> None:
@@ -277,6 +283,7 @@ def test_acey_scripted_game_deals_from_the_stock() -> None:
     assert "d: 9♦ onto the waste" in out and "d: 2♠ onto the waste" in out
     assert "the stock refills t0 with" in out
     assert "illegal move: 'r0 t1'" in out
+    assert "back at the start of the deal" in out and out.rstrip().endswith(f"{BYE} acey-and-kingsley 1")
 
 
 def test_end_of_input_quits_cleanly() -> None:
