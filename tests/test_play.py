@@ -283,6 +283,7 @@ def test_acey_scripted_game_deals_from_the_stock() -> None:
     assert "d: 9♦ onto the waste" in out and "d: 2♠ onto the waste" in out
     assert "the stock refills t0 with" in out
     assert "illegal move: 'r0 t1'" in out
+    assert "took back t0 f0" in out and "again: t0 f0" in out
     assert "back at the start of the deal" in out and out.rstrip().endswith(f"{BYE} acey-and-kingsley 1")
 
 
