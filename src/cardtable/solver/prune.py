@@ -13,8 +13,16 @@ itself as soon as ``c`` is there; so may, in turn, every card a winning line
 would stack on that one. Replaying a winning line with ``c`` already home, and
 those cards sent home instead of onto ``c``'s stack, wins too, and every other
 move of the line stays legal because the only piles that differ have lost cards
-nobody could play onto. Redeals break the argument (the shuffle depends on which
-cards are left), so it applies only when no redeal is left.
+nobody could play onto.
+
+A redeal shuffles whatever cards are left, so the argument needs more when one
+is still to come: that ``c`` goes home before the next redeal in every line. It
+does when every card that may be placed on ``c`` in the tableau comes before
+``c`` on the foundation (La Belle Lucie: fans build down, foundations up): such
+cards are home already, so nothing ever covers ``c``, it stays playable home, and
+a redeal, allowed only when no move is left, cannot come while it waits. Where
+redeals are allowed at any time, or the tableau builds both ways (Alexander),
+the rule waits for the last redeal.
 
 **Stranded cards.** In the same kind of game, a position is lost when some
 tableau card can never reach its foundation, even in a relaxed game where every
@@ -57,14 +65,21 @@ class Pruner:
         )
         self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
         self.ascending = _ascending_suits(spec)
+        self.children_precede = not (up and down) and all(up != self.ascending[s] for s in range(4))
         first = [1 if self.ascending[SUIT_OF[c]] else KING for c in DECK]
         # card -> the card that goes home just before it; -1 if it may start a foundation
         self.before: tuple[int, ...] = tuple(
             -1 if RANK_OF[c] == first[c] else c - 1 if self.ascending[SUIT_OF[c]] else c + 1 for c in DECK
         )
 
-    def applies(self, state: State) -> bool:
-        """Whether safe moves and locked cards may be used in this position."""
+    def safe_home(self, state: State) -> bool:
+        """Whether every move onto a foundation is safe in this position."""
+        if not self.in_suit:
+            return False
+        return state.redeals_left == 0 or (self.children_precede and not state.spec.redeal_anytime)
+
+    def final(self, state: State) -> bool:
+        """Whether stranded cards prove a loss here: no redeal can reshuffle them."""
         return self.in_suit and state.redeals_left == 0
 
     def home_move(self, state: State) -> tuple[int, int] | None:

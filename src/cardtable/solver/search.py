@@ -165,17 +165,17 @@ class _Search:
             return self._is_stranded()
         target = code & 255
         state.push_card(code >> 8, target)
-        if state.plan.kinds[target] is not Kind.TABLEAU or not self.pruner.applies(state):
+        if state.plan.kinds[target] is not Kind.TABLEAU or not self.pruner.final(state):
             return False
         return self.pruner.stranded(state)
 
     def _is_stranded(self) -> bool:
-        return self.pruner.applies(self.state) and self.pruner.stranded(self.state)
+        return self.pruner.final(self.state) and self.pruner.stranded(self.state)
 
     def _play_safe(self) -> int:
         """Play provably safe foundation moves; return how many were played."""
         state = self.state
-        if not self.pruner.applies(state):
+        if not self.pruner.safe_home(state):
             return 0
         played = 0
         while (move := self.pruner.home_move(state)) is not None:
