@@ -71,6 +71,13 @@ class Pruner:
         self.before: tuple[int, ...] = tuple(
             -1 if RANK_OF[c] == first[c] else c - 1 if self.ascending[SUIT_OF[c]] else c + 1 for c in DECK
         )
+        self.after: tuple[int, ...] = tuple(
+            -1 if RANK_OF[c] == KING + 1 - first[c] else c + 1 if self.ascending[SUIT_OF[c]] else c - 1
+            for c in DECK
+        )
+        self.children: tuple[tuple[Card, ...], ...] = tuple(
+            tuple(c for c in DECK if p in self.parents[c]) for p in DECK
+        )
 
     def safe_home(self, state: State) -> bool:
         """Whether every move onto a foundation is safe in this position."""
@@ -102,48 +109,57 @@ class Pruner:
     def stranded(self, state: State) -> bool:
         """Whether some tableau card can never reach its foundation (see the module text).
 
-        A least fixpoint over three optimistic facts: a card *can be uncovered*
-        when every card above it can leave; it *can go home* when it can be
-        uncovered and its foundation predecessor can go home (or is home); it
-        *can leave* when it can be uncovered and can go home, or a card it may be
-        placed on can be uncovered, or its rank fills a pile that can be emptied.
-        Whatever is possible in play is possible in this relaxation, so a card
-        that cannot go home even here proves the position lost.
+        A least fixpoint over three optimistic facts, grown from the top cards by
+        a work list: a card *can be uncovered* when every card above it can
+        leave; it *can go home* when it can be uncovered and its foundation
+        predecessor can go home (or is home); it *can leave* when it can go home,
+        or a card it may be placed on can be uncovered, or its rank fills a pile
+        that can be emptied. Whatever is possible in play is possible here, so a
+        card that cannot go home even here proves the position lost.
         """
-        piles = [pile for pile, kind in zip(state.piles, state.plan.kinds) if kind is Kind.TABLEAU]
-        home: set[Card] = {-1}  # cards home now or able to get there; -1 starts a foundation
+        kinds = state.plan.kinds
+        piles = [pile for pile, kind in zip(state.piles, kinds) if kind is Kind.TABLEAU]
+        home: set[int] = {-1}  # cards home now or able to get there; -1 starts a foundation
         for i in state.plan.foundations:
             home.update(state.piles[i])
-        before = self.before
-        parents = self.parents
-        fill = self.fill
+        where: dict[Card, tuple[int, int]] = {}
+        for index, pile in enumerate(piles):
+            for depth, card in enumerate(pile):
+                where[card] = (index, depth)
+        before, after, parents, children, fill = self.before, self.after, self.parents, self.children, self.fill
+        uncovered: set[Card] = set()
         leaves: set[Card] = set()
-        uncoverable: set[Card] = set()
+        work: list[Card] = []
         may_empty = any(not pile for pile in piles)
-        changed = True
-        while changed:
-            changed = False
-            for pile in piles:
-                for card in reversed(pile):
-                    if card not in uncoverable:
-                        uncoverable.add(card)
-                        changed = True
-                    if card not in home and before[card] in home:
-                        home.add(card)
-                        changed = True
-                    if card not in leaves and (
-                        card in home
-                        or any(p in uncoverable for p in parents[card])
-                        or (may_empty and RANK_OF[card] in fill)
-                    ):
-                        leaves.add(card)
-                        changed = True
-                    if card not in leaves:
-                        break
-                else:
-                    if not may_empty:
-                        may_empty = changed = True
-        return any(card not in home for pile in piles for card in pile)
+
+        def uncover(card: Card) -> None:
+            uncovered.add(card)
+            work.append(card)
+            work.extend(children[card])
+
+        for pile in piles:
+            if pile:
+                uncover(pile[-1])
+        while work:
+            card = work.pop()
+            if card not in uncovered:
+                continue
+            if card not in home and before[card] in home:
+                home.add(card)
+                work.append(card)
+                if after[card] >= 0:
+                    work.append(after[card])
+            if card in leaves:
+                continue
+            if card in home or any(p in uncovered for p in parents[card]) or (may_empty and RANK_OF[card] in fill):
+                leaves.add(card)
+                index, depth = where[card]
+                if depth:
+                    uncover(piles[index][depth - 1])
+                elif not may_empty:
+                    may_empty = True
+                    work.extend(c for c in uncovered if RANK_OF[c] in fill)
+        return not home.issuperset(where)
 
     def _home_span(self, state: State, suit: int) -> tuple[int, int]:
         """(lowest, highest) rank of ``suit`` at home; (0, -1) if none is."""

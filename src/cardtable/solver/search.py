@@ -106,11 +106,11 @@ class _Search:
                 self._undo(forced + (1 if stack else 0))
                 continue
             cursor[-1] = index + 1
-            dead = self._push(moves[index])
+            placed = self._push(moves[index])
             forced = self._play_safe()
             if state.is_won():
                 return self._found()
-            if dead or self._seen_before():
+            if self._seen_before() or (placed and self._is_stranded()):
                 self._undo(forced + 1)
                 continue
             stack.append((self._moves(), forced))
@@ -155,19 +155,17 @@ class _Search:
         return moves
 
     def _push(self, code: int) -> bool:
-        """Play a move; True if it provably loses (it stranded a card for good)."""
+        """Play a move; True if it put a card on the tableau or redealt (so may strand one)."""
         state = self.state
         if code == DEAL:
             state.push(Move.deal())
             return False
         if code == REDEAL:
             state.push(Move.redeal())
-            return self._is_stranded()
+            return True
         target = code & 255
         state.push_card(code >> 8, target)
-        if state.plan.kinds[target] is not Kind.TABLEAU or not self.pruner.final(state):
-            return False
-        return self.pruner.stranded(state)
+        return state.plan.kinds[target] is Kind.TABLEAU
 
     def _is_stranded(self) -> bool:
         return self.pruner.final(self.state) and self.pruner.stranded(self.state)
