@@ -23,7 +23,7 @@ class PileId:
     def parse(cls, text: str) -> PileId:
         """Parse ``'fan/3'``."""
         group, slash, index = text.partition("/")
-        if not slash or not group or not index.isdigit():
+        if not slash or not group or not (index.isascii() and index.isdigit()):
             raise InvalidMoveError(f"not a pile: {text!r} (expected a group and a number, like 'fan/3')")
         return cls(group, int(index))
 

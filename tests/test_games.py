@@ -1,0 +1,94 @@
+"""The game registry (games/__init__.py): fixed ids, options in the id, specific errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import GAMES, UnknownGameError, load_game
+from cardtable.core.spec import Kind
+from helpers import ACEY, ALEXANDER, FAN, GAME_IDS, LUCIE
+
+
+def test_the_fixed_ids() -> None:
+    assert set(GAME_IDS) <= set(GAMES)
+    for game in GAME_IDS:
+        spec = load_game(game)
+        assert spec.id == game == spec.base_id
+        assert spec.rules and spec.name and spec.summary
+
+
+@pytest.mark.parametrize(
+    ("game", "decks", "groups"),
+    [
+        (ALEXANDER, 1, [("foundation", 4), ("fan", 12)]),
+        (LUCIE, 1, [("foundation", 4), ("fan", 18)]),
+        (ACEY, 2, [("foundation", 8), ("reserve", 2), ("tableau", 4), ("stock", 1), ("waste", 1)]),
+        (FAN, 1, [("foundation", 4), ("fan", 18)]),
+    ],
+)
+def test_specs_have_the_groups_of_formats_md(game: str, decks: int, groups: list[tuple[str, int]]) -> None:
+    spec = load_game(game)
+    assert spec.decks == decks
+    assert spec.deck_size == 52 * decks
+    assert [(g.name, g.count) for g in spec.groups] == groups
+    assert spec.group("foundation").kind is Kind.FOUNDATION
+    assert spec.has_group("foundation") and not spec.has_group("cellar")
+    with pytest.raises(KeyError):
+        spec.group("cellar")
+
+
+def test_redeal_counts() -> None:
+    assert [load_game(g).redeals for g in GAME_IDS] == [0, 2, 0, 0]
+    assert not any(load_game(g).redeal_anytime for g in GAME_IDS)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "redeals", "anytime"),
+    [
+        (f"{LUCIE}(redeals=0)", f"{LUCIE}(redeals=0)", 0, False),
+        (f"{LUCIE}( redeals = 1 )", f"{LUCIE}(redeals=1)", 1, False),
+        (f"{LUCIE}(redeals=2)", LUCIE, 2, False),
+        (f"{LUCIE}()", LUCIE, 2, False),
+        (f"{LUCIE}(redeal_anytime=true)", f"{LUCIE}(redeal_anytime=true)", 2, True),
+        (f"{LUCIE}(redeal_anytime=yes)", f"{LUCIE}(redeal_anytime=true)", 2, True),
+        (f"{LUCIE}(redeal_anytime=false)", LUCIE, 2, False),
+        (
+            f"{LUCIE}(redeal_anytime=true,redeals=0)",
+            f"{LUCIE}(redeals=0,redeal_anytime=true)",
+            0,
+            True,
+        ),
+    ],
+)
+def test_options(text: str, canonical: str, redeals: int, anytime: bool) -> None:
+    spec = load_game(text)
+    assert spec.id == canonical
+    assert spec.base_id == LUCIE
+    assert (spec.redeals, spec.redeal_anytime) == (redeals, anytime)
+    assert load_game(spec.id) == spec
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("klondike", "unknown game: 'klondike'"),
+        ("", "not a game id: ''"),
+        ("Alexander The Great", "not a game id"),
+        (f"{ALEXANDER}(redeals=1)", "has no option 'redeals'"),
+        (f"{LUCIE}(shuffles=1)", "has no option 'shuffles'"),
+        (f"{LUCIE}(redeals)", "needs a value"),
+        (f"{LUCIE}(redeals=)", "needs a value"),
+        (f"{LUCIE}(redeals=-1)", "whole number"),
+        (f"{LUCIE}(redeals=two)", "whole number"),
+        (f"{LUCIE}(redeal_anytime=maybe)", "true or false"),
+        (f"{FAN}(redeals=1)", "options: none"),
+    ],
+)
+def test_bad_ids(text: str, fragment: str) -> None:
+    with pytest.raises(UnknownGameError, match=fragment.replace("(", r"\(")):
+        load_game(text)
+
+
+def test_bad_id_types() -> None:
+    with pytest.raises(UnknownGameError):
+        load_game(None)  # type: ignore[arg-type]

@@ -1,0 +1,79 @@
+"""Moves and pile names (core/move.py): frozen values with a text form that needs no position."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from cardtable import InvalidMoveError, Move, PileId, parse_card
+from helpers import cards
+
+
+def test_pile_id_text_round_trip() -> None:
+    for text in ("fan/0", "fan/17", "foundation/3", "reserve/1", "stock/0", "waste/0", "tableau/12"):
+        pile = PileId.parse(text)
+        assert str(pile) == text
+    assert PileId.parse("fan/3") == PileId("fan", 3)
+
+
+@pytest.mark.parametrize(
+    "text", ["fan", "fan/", "/3", "fan/-1", "fan/x", "fan3", "", "fan/3/1", "fan/ 3", "fan/³"]
+)
+def test_bad_pile_names(text: str) -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        PileId.parse(text)
+    assert repr(text) in str(caught.value)
+
+
+def test_moves_are_frozen_and_hashable() -> None:
+    move = Move.card_move(PileId("fan", 3), PileId("foundation", 0), parse_card("7C"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        move.card = 0  # type: ignore[misc]
+    same = Move.card_move(PileId("fan", 3), PileId("foundation", 0), parse_card("7c"))
+    assert move == same and hash(move) == hash(same)
+    assert len({move, same, Move.deal(), Move.deal(), Move.redeal(), Move.redeal()}) == 3
+
+
+def test_text_forms() -> None:
+    move = Move.card_move(PileId("fan", 3), PileId("foundation", 0), parse_card("10c"))
+    assert move.text() == str(move) == "fan/3 foundation/0 TC"
+    assert Move.deal().text() == "deal"
+    assert Move.redeal().text() == "redeal"
+    fans = (tuple(cards("5C JD 2H")), tuple(cards("AS")))
+    assert Move.redeal(fans).text() == "redeal"
+
+
+@pytest.mark.parametrize("text", ["fan/3 foundation/0 TC", "waste/0 tableau/2 KS", "deal", "redeal"])
+def test_text_round_trip(text: str) -> None:
+    assert Move.from_text(text).text() == text
+
+
+def test_from_text_reads_lenient_card_names() -> None:
+    assert Move.from_text("fan/3 foundation/0 10c") == Move.from_text("fan/3 foundation/0 TC")
+
+
+def test_a_redeal_with_and_without_fans_are_different_values() -> None:
+    fans = (tuple(cards("5C JD 2H")),)
+    assert Move.redeal(fans) != Move.redeal()
+    assert Move.redeal(fans).fans == fans
+    assert Move.redeal().fans is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "fan/3",
+        "fan/3 foundation/0",
+        "fan/3 foundation/0 7X",
+        "fan foundation/0 7C",
+        "deal now",
+        "t3 f1",
+        "x y z w",
+    ],
+)
+def test_bad_move_text(text: str) -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        Move.from_text(text)
+    assert repr(text) in str(caught.value) or "not a pile" in str(caught.value)

@@ -1,0 +1,226 @@
+"""The engine (core/state.py): the lazy legal-move view, push/pop/peek, copies, errors and keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import IllegalMoveError, Move, PileId, State, deal, load_game
+from cardtable.formats import deal_to_dict
+from helpers import ACEY, ALEXANDER, LUCIE, acey_position, all_cards, card_move, fan_position, move_texts
+
+
+def small_alexander() -> State:
+    """Hearts to TH on f0; fans JH, QH, KH; nine empty fans."""
+    return fan_position(ALEXANDER, ["JH", "QH", "KH"])
+
+
+def test_legal_moves_view() -> None:
+    state = small_alexander()
+    moves = state.legal_moves
+    listed = list(moves)
+    assert len(moves) == len(listed) == len(set(listed))
+    assert bool(moves)
+    for move in listed:
+        assert move in moves
+    assert card_move("fan/0", "fan/3", "JH") not in moves
+    assert "fan/0 foundation/0 JH" not in moves  # only Move values are moves
+    assert None not in moves
+    assert repr(moves).startswith("<LegalMoves ")
+    assert "fan/0 foundation/0 JH" in repr(moves)
+
+
+def test_the_view_is_live() -> None:
+    state = small_alexander()
+    moves = state.legal_moves
+    before = len(moves)
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    assert len(moves) != before
+    assert card_move("fan/0", "foundation/0", "JH") not in moves
+
+
+def test_push_pop_peek_and_the_move_stack() -> None:
+    state = small_alexander()
+    start = state.copy()
+    first = card_move("fan/0", "foundation/0", "JH")
+    second = card_move("fan/1", "foundation/0", "QH")
+    state.push(first)
+    state.push(second)
+    assert state.move_stack == [first, second]
+    assert state.peek() == second
+    assert state.pile(PileId("foundation", 0))[-1] == second.card
+    assert state.pop() == second
+    assert state.pop() == first
+    assert state == start
+    assert state.move_stack == []
+    with pytest.raises(IndexError):
+        state.pop()
+    with pytest.raises(IndexError):
+        state.peek()
+
+
+def test_push_checked_refuses_and_leaves_the_position() -> None:
+    state = small_alexander()
+    before = state.copy()
+    with pytest.raises(IllegalMoveError) as caught:
+        state.push_checked(card_move("fan/0", "fan/3", "JH"))
+    assert str(caught.value) == "illegal move: 'fan/0 fan/3 JH': J♥ may not fill the empty fan/3"
+    assert state == before and state.move_stack == []
+    state.push_checked(card_move("fan/0", "foundation/0", "JH"))
+    assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
+
+
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        (card_move("fan/12", "fan/0", "JH"), "there is no pile fan/12"),
+        (card_move("fan/0", "fan/99", "JH"), "there is no pile fan/99"),
+        (card_move("cellar/0", "fan/1", "JH"), "there is no pile cellar/0"),
+        (card_move("fan/5", "fan/1", "JH"), "fan/5 is empty"),
+        (card_move("fan/0", "fan/1", "QH"), "the top of fan/0 is J♥, not Q♥"),
+        (card_move("fan/0", "fan/0", "JH"), "a card cannot move onto its own pile"),
+        (card_move("foundation/0", "fan/3", "TH"), "cards never leave foundation piles"),
+        (card_move("fan/0", "fan/4", "JH"), "J♥ may not fill the empty fan/4"),
+        (card_move("fan/0", "fan/2", "JH"), "J♥ does not go on K♥ (fan/2)"),
+        (card_move("fan/2", "foundation/1", "KH"), "K♥ does not go on K♦ (foundation/1)"),
+        (Move.deal(), "the stock is empty"),
+        (Move.redeal(), "this game has no redeal"),
+    ],
+)
+def test_why_illegal(move: Move, reason: str) -> None:
+    state = small_alexander()
+    assert state.why_illegal(move) == reason
+    assert not state.is_legal(move)
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: "):
+        state.push_checked(move)
+
+
+def test_nothing_may_be_placed_on_a_reserve() -> None:
+    state = acey_position(
+        reserve=["5C", "9D"],
+        tableau=["7H", "8H", "JS", "QS"],
+        stock="3S 4S",
+        up=(13, 13, 0, 0),
+        down=(13, 13, 0, 0),
+        rest="waste",
+    )
+    move = card_move("reserve/0", "reserve/1", "5C")
+    assert state.why_illegal(move) == "nothing may be placed on reserve piles"
+
+
+def test_pile_and_group() -> None:
+    state = small_alexander()
+    assert state.pile(PileId("fan", 2)) == [card_move("fan/2", "fan/0", "KH").card]
+    assert len(state.group("fan")) == 12 and len(state.group("foundation")) == 4
+    assert state.group("stock") == []
+    with pytest.raises(KeyError):
+        state.pile(PileId("fan", 12))
+    assert state.on_foundations() == 49
+
+
+def test_copy_is_independent() -> None:
+    state = small_alexander()
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    plain = state.copy()
+    assert plain == state
+    assert plain.move_stack == []
+    with pytest.raises(IndexError):
+        plain.pop()
+    plain.push(card_move("fan/1", "foundation/0", "QH"))
+    assert plain != state
+    assert len(state.pile(PileId("fan", 1))) == 1
+
+
+def test_copy_with_stack_can_take_moves_back() -> None:
+    state = small_alexander()
+    start = state.copy()
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    other = state.copy(stack=True)
+    assert other.move_stack == state.move_stack
+    other.pop()
+    assert other == start
+    assert state.move_stack != []  # the original keeps its stack
+    assert state != start
+
+
+def test_equality_and_hashing() -> None:
+    a, b = small_alexander(), small_alexander()
+    assert a == b
+    assert a != "not a state"
+    b.push(card_move("fan/0", "foundation/0", "JH"))
+    assert a != b
+    b.pop()
+    assert a == b
+    with pytest.raises(TypeError):
+        hash(a)
+    assert {a.key(): 1}[b.key()] == 1
+
+
+def test_equality_looks_at_redeals_and_seed() -> None:
+    a = deal(load_game(LUCIE), 5)
+    b = a.copy()
+    b.redeals_left = 1
+    assert a != b
+    c = a.copy()
+    c.seed = 6
+    assert a != c
+
+
+def test_repr() -> None:
+    state = deal(load_game(ALEXANDER), 3)
+    assert repr(state) == "<State alexander-the-great deal=3 moves=0>"
+
+
+def test_key_is_bytes_and_stable() -> None:
+    state = deal(load_game(ACEY), 4)
+    key = state.key()
+    assert isinstance(key, bytes)
+    assert state.copy().key() == key
+    state.push(Move.deal())
+    assert state.key() != key
+    state.pop()
+    assert state.key() == key
+
+
+def test_card_moves_and_move_at_agree_with_legal_moves() -> None:
+    state = deal(load_game(ALEXANDER), 8)
+    by_index = {state.move_at(s, t) for s, t in state.card_moves()}
+    assert by_index == set(state.legal_moves)
+
+
+def test_push_card_by_index() -> None:
+    state = small_alexander()
+    source, target = next(state.card_moves())
+    move = state.move_at(source, target)
+    state.push_card(source, target)
+    assert state.peek() == move
+    state.pop()
+    assert state == small_alexander()
+
+
+def test_is_won_is_lost() -> None:
+    state = small_alexander()
+    assert not state.is_won() and not state.is_lost()
+    for text in ("fan/0 foundation/0 JH", "fan/1 foundation/0 QH", "fan/2 foundation/0 KH"):
+        state.push_checked(Move.from_text(text))
+    assert state.is_won() and not state.is_lost()
+    assert list(state.legal_moves) == [] and not state.legal_moves
+    assert all_cards(state) == all_cards(small_alexander())
+
+
+def test_deal_to_dict_is_a_snapshot() -> None:
+    state = small_alexander()
+    snapshot = deal_to_dict(state)
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    assert snapshot["piles"]["fan"][0] == ["JH"]
+
+
+def test_small_alexander_moves_by_hand() -> None:
+    state = small_alexander()
+    expected = {
+        "fan/0 foundation/0 JH",
+        "fan/0 fan/1 JH",
+        "fan/1 fan/0 QH",
+        "fan/1 fan/2 QH",
+        "fan/2 fan/1 KH",
+    } | {f"fan/2 fan/{i} KH" for i in range(3, 12)}
+    assert move_texts(state.legal_moves) == expected
