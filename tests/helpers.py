@@ -130,39 +130,23 @@ def fan_position(
     return deal_from_dict(obj)
 
 
-def _acey_heights(rest: Counter[Card]) -> tuple[list[int], list[int]]:
-    """Heights of 4 up and 4 down piles that use exactly the cards counted in ``rest``."""
-    per_rank = [0] * 15
-    for card, n in rest.items():
-        per_rank[rank_of(card)] += n
-    up_cover = [4] + [0] * 14
-    down_cover = [0] * 15
-    for r in range(1, 14):
-        up_cover[r] = min(up_cover[r - 1], per_rank[r])
-        down_cover[r] = per_rank[r] - up_cover[r]
-    if any(down_cover[r] > down_cover[r + 1] for r in range(1, 13)) or max(down_cover) > 4:
-        raise ValueError("these cards do not make four up piles and four down piles")
-    up = [sum(1 for r in range(1, 14) if up_cover[r] >= i) for i in range(1, 5)]
-    down = [sum(1 for r in range(1, 14) if down_cover[r] >= j) for j in range(1, 5)]
-    return up, down
-
-
 def acey_position(
     *,
+    up: Sequence[int] = (13, 13, 13, 13),
+    down: Sequence[int] = (13, 13, 13, 13),
     reserve: Sequence[str] = ("", ""),
     tableau: Sequence[str] = ("", "", "", ""),
     stock: str = "",
     waste: str = "",
-    up: Sequence[int] | None = None,
-    down: Sequence[int] | None = None,
     rest: str | None = None,
 ) -> State:
-    """An Acey and Kingsley position: these piles, every other card on the foundations.
+    """An Acey and Kingsley position: foundations of these heights, these piles, the rest under ``rest``.
 
-    ``up`` and ``down`` are the heights of the four ace piles and the four king
-    piles (13 is full, 0 empty); by default they are worked out from the cards
-    left. With explicit heights, cards left over go onto the pile named by
-    ``rest`` ('waste', 'stock', 'reserve/0', ...), sorted; otherwise they are an error.
+    ``up`` and ``down`` are the heights of the four ace piles (A, 2, 3...) and the
+    four king piles (K, Q, J...): 13 is full, 0 empty. Each foundation card is the
+    lowest-numbered copy of its rank still free (clubs first). Cards that are
+    neither on a foundation nor listed go, sorted, under the cards of the pile
+    named by ``rest`` ('waste', 'stock', 'reserve/1'); without ``rest`` they are an error.
     """
     piles: dict[str, list[list[Card]]] = {
         "reserve": [cards(t) for t in reserve],
@@ -171,8 +155,6 @@ def acey_position(
         "waste": [cards(waste)],
     }
     left = full_deck(ACEY) - Counter(c for group in piles.values() for pile in group for c in pile)
-    if up is None or down is None:
-        up, down = _acey_heights(left)
     foundations: list[list[Card]] = []
     for height, ranks in [(h, range(1, 14)) for h in up] + [(h, range(13, 0, -1)) for h in down]:
         pile: list[Card] = []
@@ -188,7 +170,8 @@ def acey_position(
         if rest is None:
             raise ValueError(f"cards left over: {names(sorted(left.elements()))}")
         group, _, index = rest.partition("/")
-        piles[group][int(index or 0)] += sorted(left.elements())
+        pile = piles[group][int(index or 0)]
+        pile[:0] = sorted(left.elements())
     piles["foundation"] = foundations
     return deal_from_dict(
         {
