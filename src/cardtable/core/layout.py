@@ -66,6 +66,7 @@ class Plan:
     waste: int | None
     last_group_start: int  # where the group a redeal replaces begins
     key_groups: tuple[tuple[tuple[int, ...], bool], ...]  # see State.key
+    key_table: bytes | None  # bytes.translate table for the key: cards to ranks, or None
 
     def accepts(self, target: int, top: int | None, card: int) -> bool:
         """Whether pile ``target``, whose top is ``top`` (None if empty), takes ``card``."""
@@ -125,6 +126,7 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
         waste=next((i for i in flat if groups[i].kind is Kind.WASTE), None),
         last_group_start=sum(g.count for g in spec.groups[:-1]),
         key_groups=_key_groups(ids, groups),
+        key_table=None if spec.suits_matter else bytes(RANK_OF[c] if c < 52 else c for c in range(256)),
     )
 
 

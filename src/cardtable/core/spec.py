@@ -77,6 +77,7 @@ class GameSpec:
     foundation_starts: tuple[Card, ...] = ()  # dealt onto foundations 0, 1, ... first
     deal_sizes: tuple[tuple[str, tuple[int, ...]], ...] = ()  # then the shuffled rest
     foundation_gives: bool = False  # may a foundation's top card move off again?
+    suits_matter: bool = True  # False: no rule looks at suits, so positions ignore them
     refill_from_stock: str | None = None  # group whose emptied piles the stock refills
     redeals: int = 0  # how many redeals a game allows
     redeal_anytime: bool = False  # redeal even when other moves exist

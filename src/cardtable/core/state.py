@@ -299,12 +299,16 @@ class State:
         """A canonical, hashable key: equal for positions the rules cannot tell apart.
 
         Piles of an interchangeable group are sorted, so two positions that differ
-        only in the order of their fans (or of like foundations) share a key.
+        only in the order of their fans (or of like foundations) share a key; in a
+        game where suits never matter, cards are keyed by rank alone.
         """
         parts: list[bytes] = []
         piles = self.piles
+        table = self.plan.key_table
         for indices, sort in self.plan.key_groups:
             chunk = [bytes(piles[i]) for i in indices]
+            if table is not None:
+                chunk = [pile.translate(table) for pile in chunk]
             if sort:
                 chunk.sort()
             parts.append(b"\xff".join(chunk))

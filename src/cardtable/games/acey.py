@@ -44,5 +44,6 @@ ACEY_AND_KINGSLEY = GameSpec(
     foundation_starts=tuple(make_card(ACE, s) for s in SUITS) + tuple(make_card(KING, s) for s in SUITS),
     deal_sizes=(("reserve", (13, 13)), ("tableau", (1, 1, 1, 1)), ("stock", (66,))),
     foundation_gives=True,
+    suits_matter=False,
     refill_from_stock="tableau",
 )

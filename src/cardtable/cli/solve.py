@@ -1,0 +1,148 @@
+"""``cardtable solve`` and ``cardtable hint``: the solver from the command line.
+
+Verdicts are exact: ``won`` with a line that ``cardtable check`` replays,
+``unwinnable`` when every reachable position was searched, ``unknown`` when a
+budget ran out first. A verdict is not an error: the exit code is 0 for all three.
+"""
+
+from __future__ import annotations
+
+import json
+from os import path as os_path
+
+import click
+
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_text
+from cardtable.core.cards import card_symbol
+from cardtable.core.errors import CardtableError
+from cardtable.core.move import Move
+from cardtable.core.notation import move_text
+from cardtable.core.state import State
+from cardtable.formats import Solution, read_deal
+from cardtable.games import load_game
+from cardtable.solver import Limit, SolveResult
+from cardtable.solver import solve as run_solver
+from cardtable.solver.search import DEFAULT_TABLE_CAP
+
+budget_options = [
+    click.option("--timeout", type=click.FloatRange(min=0.001), default=None, help="Seconds per position."),
+    click.option("--max-states", type=click.IntRange(min=1), default=None, help="Positions per search."),
+    click.option(
+        "--max-table",
+        type=click.IntRange(min=1000),
+        default=DEFAULT_TABLE_CAP,
+        show_default=True,
+        help="Positions the transposition table may hold (about 250 bytes each).",
+    ),
+]
+
+
+def with_budget(command: click.decorators.FC) -> click.decorators.FC:
+    """Add the budget options shared by ``solve`` and ``hint``."""
+    for option in reversed(budget_options):
+        command = option(command)
+    return command
+
+
+def positions(sources: tuple[str, ...]) -> list[State]:
+    """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input)."""
+    if len(sources) == 2 and not os_path.exists(sources[0]) and _is_game(sources[0]):
+        return [numbered_deal(sources[0], sources[1])]
+    return [read_deal(read_text(source)) for source in sources]
+
+
+def _is_game(text: str) -> bool:
+    try:
+        load_game(text)
+    except CardtableError:
+        return False
+    return True
+
+
+def line_text(state: State, moves: list[Move]) -> list[str]:
+    """The moves in the terminal notation, numbered, replayed from ``state``."""
+    board = state.copy()
+    out = []
+    for number, move in enumerate(moves, 1):
+        out.append(f"{number}. {move_text(board, move)}")
+        board.push(move)
+    return out
+
+
+def verdict_line(result: SolveResult) -> str:
+    """One line: the verdict and what it cost."""
+    cost = f"{result.states:,} positions, {result.seconds:.2f} s"
+    if result.status == "won":
+        return f"won in {len(result.moves)} moves ({cost})"
+    if result.status == "unwinnable":
+        return f"unwinnable: no line wins ({cost}, every position searched)"
+    return f"unknown: {result.reason} before a verdict ({cost})"
+
+
+@click.command(context_settings=NUMBER_ARGS)
+@click.argument("sources", nargs=-1, required=True, metavar="GAME N | FILE...")
+@click.option("--json", "as_json", is_flag=True, help="Print solutions (JSON Lines, in the order given).")
+@with_budget
+def solve(
+    sources: tuple[str, ...], as_json: bool, timeout: float | None, max_states: int | None, max_table: int
+) -> None:
+    """Solve deal N of GAME, or the positions in deal FILEs.
+
+    Prints the verdict (won, unwinnable or unknown) and, when won, the winning
+    line in the play notation. The solver knows every card: the stock's order
+    and the shuffles of later redeals, which the deal fixes.
+    """
+    limit = Limit(states=max_states, seconds=timeout, table=max_table)
+    states = positions(sources)
+    for state in states:
+        result = run_solver(state, limit)
+        if as_json:
+            record = Solution(state, result.status, result.moves, result.stats)
+            click.echo(json.dumps(record.to_dict()))
+            continue
+        label = f"{state.spec.id} deal {state.deal_number}" if state.deal_number else state.spec.id
+        click.echo(f"{label}: {verdict_line(result)}")
+        if result.moves:
+            click.echo(_wrap(line_text(state, result.moves)))
+
+
+def _wrap(items: list[str], width: int = 78) -> str:
+    lines: list[str] = []
+    current = ""
+    for item in items:
+        if current and len(current) + 3 + len(item) > width:
+            lines.append(current)
+            current = ""
+        current = f"{current}   {item}" if current else item
+    lines.append(current)
+    return "\n".join(lines)
+
+
+@click.command(context_settings=NUMBER_ARGS)
+@click.argument("source", metavar="FILE|GAME")
+@click.argument("number", required=False, metavar="[N]")
+@with_budget
+def hint(
+    source: str, number: str | None, timeout: float | None, max_states: int | None, max_table: int
+) -> None:
+    """Suggest a move on a winning line from FILE ('-': standard input) or deal N of GAME.
+
+    Says so when the position can no longer be won, and when the budget (10 s
+    unless --timeout says otherwise) ran out before an answer.
+    """
+    state = position(source, number)
+    result = run_solver(state, Limit(states=max_states, seconds=timeout or 10.0, table=max_table))
+    click.echo(hint_text(state, result))
+
+
+def hint_text(state: State, result: SolveResult) -> str:
+    """What a player is told: the move to make, or why there is none."""
+    if result.status == "won" and result.moves:
+        move = result.moves[0]
+        what = f" ({card_symbol(move.card)} {move.source} to {move.target})" if move.card is not None else ""
+        return f"play {move_text(state, move)}{what}: the game can still be won ({len(result.moves)} moves)"
+    if result.status == "won":
+        return "the game is won"
+    if result.status == "unwinnable":
+        return "no move wins from here: this position can no longer be won"
+    return f"no hint: {result.reason} before the solver found a win or proved there is none"
