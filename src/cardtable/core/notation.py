@@ -128,5 +128,6 @@ def _only_move(state: State, source: PileId, text: str) -> Move:
         return moves[0]
     where = ", ".join(pile_code(state, m.target) for m in moves if m.target is not None)
     raise InvalidMoveError(
-        f"ambiguous move: {text!r} could go to {where}: say which, like 't3 {where.split(',')[0]}'"
+        f"ambiguous move: {text!r} could go to {where}: say which, like"
+        f" '{pile_code(state, source)} {where.split(',')[0]}'"
     )

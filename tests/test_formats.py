@@ -1,0 +1,676 @@
+"""The JSON contract (formats.py and shared/formats.md): deals, moves, solutions, and their errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from cardtable import (
+    InvalidDealError,
+    InvalidMoveError,
+    InvalidSolutionError,
+    Move,
+    State,
+    deal,
+    load_game,
+)
+from cardtable.formats import (
+    Solution,
+    deal_from_dict,
+    deal_to_dict,
+    deal_to_json,
+    move_from_dict,
+    move_to_dict,
+    move_to_json,
+    read_deal,
+    read_solution,
+    replay,
+)
+from helpers import (
+    ACEY,
+    ALEXANDER,
+    DATA,
+    FAN,
+    FAST,
+    GAME_IDS,
+    LUCIE,
+    card_move,
+    cards,
+    fan_position,
+    positions,
+    random_play,
+)
+
+
+def start(game: str, number: int = 1) -> dict[str, Any]:
+    return deal_to_dict(deal(load_game(game), number))
+
+
+# -- deals ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_deal_round_trip(game: str) -> None:
+    state = deal(load_game(game), 17)
+    assert deal_from_dict(deal_to_dict(state)) == state
+    again = read_deal(deal_to_json(state))
+    assert again == state
+    assert again.deal_number == 17
+    assert again.key() == state.key()
+
+
+@pytest.mark.parametrize(
+    ("game", "groups"),
+    [
+        (ALEXANDER, {"foundation": 4, "fan": 12}),
+        (LUCIE, {"foundation": 4, "fan": 18}),
+        (ACEY, {"foundation": 8, "reserve": 2, "tableau": 4, "stock": 1, "waste": 1}),
+        (FAN, {"foundation": 4, "fan": 18}),
+    ],
+)
+def test_deal_shape(game: str, groups: dict[str, int]) -> None:
+    obj = start(game)
+    assert obj["game"] == game
+    assert obj["deal"] == 1
+    assert {name: len(piles) for name, piles in obj["piles"].items()} == groups
+    assert all(len(name) == 2 for piles in obj["piles"].values() for pile in piles for name in pile)
+    if game == LUCIE:
+        assert obj["redeals_left"] == 2
+        assert obj["seed"] == 1
+    else:
+        assert "redeals_left" not in obj
+
+
+def test_acey_foundations_are_the_ace_piles_then_the_king_piles() -> None:
+    assert start(ACEY)["piles"]["foundation"] == [
+        ["AC"],
+        ["AD"],
+        ["AH"],
+        ["AS"],
+        ["KC"],
+        ["KD"],
+        ["KH"],
+        ["KS"],
+    ]
+    assert start(ACEY)["piles"]["waste"] == [[]]
+    assert len(start(ACEY)["piles"]["stock"][0]) == 66
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_positions_in_progress_round_trip(game: str) -> None:
+    for number in (1, 2, 3):
+        state = deal(load_game(game), number)
+        random_play(state, number, 40)
+        back = read_deal(deal_to_json(state))
+        assert back == state
+        assert set(back.legal_moves) == set(state.legal_moves)
+        assert back.key() == state.key()
+
+
+def test_lucie_after_a_redeal_has_fewer_fans() -> None:
+    state = fan_position(LUCIE, ["TC KH", "JD QD QC", "QH KS JC KC KD"], seed=99)
+    state.push_checked(Move.redeal())
+    obj = deal_to_dict(state)
+    assert len(obj["piles"]["fan"]) == 4
+    assert obj["redeals_left"] == 1
+    assert obj["seed"] == 99
+    back = deal_from_dict(json.loads(json.dumps(obj)))
+    assert back == state
+    assert back.redeal_fans() == state.redeal_fans()  # the seed travels with the position
+
+
+@given(positions(ALEXANDER))
+@FAST
+def test_any_alexander_position_round_trips(state: State) -> None:
+    assert read_deal(deal_to_json(state)) == state
+
+
+@given(positions(LUCIE))
+@FAST
+def test_any_lucie_position_round_trips(state: State) -> None:
+    back = read_deal(deal_to_json(state))
+    assert back == state and back.redeals_left == state.redeals_left
+
+
+@given(positions(ACEY))
+@FAST
+def test_any_acey_position_round_trips(state: State) -> None:
+    assert read_deal(deal_to_json(state)) == state
+
+
+@given(positions(FAN))
+@FAST
+def test_any_fan_position_round_trips(state: State) -> None:
+    assert read_deal(deal_to_json(state)) == state
+
+
+def test_a_layout_without_a_deal_number() -> None:
+    obj = start(ALEXANDER)
+    del obj["deal"]
+    state = deal_from_dict(obj)
+    assert state.deal_number is None
+    assert state.seed == 0
+    assert "deal" not in deal_to_dict(state)
+
+
+def test_the_seed_field_fixes_the_redeals() -> None:
+    obj = start(LUCIE, 8)
+    obj["seed"] = 4242
+    state = deal_from_dict(obj)
+    assert state.seed == 4242 and state.deal_number == 8
+    del obj["seed"]
+    assert deal_from_dict(obj).seed == 8
+
+
+def test_readers_accept_lower_case_and_tens_and_writers_do_not_write_them() -> None:
+    obj = start(ALEXANDER)
+    obj["piles"]["fan"] = [[c.lower().replace("t", "10") for c in pile] for pile in obj["piles"]["fan"]]
+    state = deal_from_dict(obj)
+    assert deal_to_dict(state) == start(ALEXANDER)
+
+
+def test_unknown_fields_are_ignored() -> None:
+    obj = start(LUCIE)
+    obj["comment"] = "from another tool"
+    obj["stats"] = {"x": 1}
+    obj["layout_version"] = 7
+    assert deal_from_dict(obj) == deal(load_game(LUCIE), 1)
+
+
+def test_game_options_travel_in_the_id() -> None:
+    state = deal(load_game(f"{LUCIE}(redeals=0)"), 3)
+    obj = deal_to_dict(state)
+    assert obj["game"] == f"{LUCIE}(redeals=0)"
+    assert "redeals_left" not in obj
+    back = deal_from_dict(obj)
+    assert back.spec.redeals == 0 and back == state
+    anytime = deal(load_game(f"{LUCIE}(redeal_anytime=true)"), 3)
+    assert deal_from_dict(deal_to_dict(anytime)).spec.redeal_anytime
+
+
+def test_a_won_position_round_trips() -> None:
+    state = fan_position(LUCIE, [])
+    assert state.is_won()
+    assert deal_from_dict(deal_to_dict(state)) == state
+
+
+def _broken(game: str, change: Any) -> dict[str, Any]:
+    obj = copy.deepcopy(start(game))
+    change(obj)
+    return obj
+
+
+def _set(path: list[Any], value: Any) -> Any:
+    def change(obj: Any) -> None:
+        for key in path[:-1]:
+            obj = obj[key]
+        obj[path[-1]] = value
+
+    return change
+
+
+def _delete(path: list[Any]) -> Any:
+    def change(obj: Any) -> None:
+        for key in path[:-1]:
+            obj = obj[key]
+        del obj[path[-1]]
+
+    return change
+
+
+BAD_DEALS: list[tuple[str, str, Any, str]] = [
+    # (id, game, change, the message, or a part of it)
+    ("no game", ALEXANDER, _delete(["game"]), "the deal needs a 'game' id string, not None"),
+    ("game not a string", ALEXANDER, _set(["game"], 5), "the deal needs a 'game' id string, not 5"),
+    ("unknown game", ALEXANDER, _set(["game"], "klondike"), "unknown game: 'klondike'"),
+    ("bad option", ALEXANDER, _set(["game"], f"{LUCIE}(redeals=x)"), "whole number"),
+    ("deal zero", ALEXANDER, _set(["deal"], 0), "'deal' must be a whole number >= 1, not 0"),
+    ("deal text", ALEXANDER, _set(["deal"], "7"), "'deal' must be a whole number >= 1, not '7'"),
+    ("deal bool", ALEXANDER, _set(["deal"], True), "'deal' must be a whole number >= 1, not True"),
+    ("deal float", ALEXANDER, _set(["deal"], 1.5), "'deal' must be a whole number >= 1, not 1.5"),
+    ("seed negative", LUCIE, _set(["seed"], -1), "'seed' must be a whole number >= 0, not -1"),
+    ("redeals negative", LUCIE, _set(["redeals_left"], -1), "'redeals_left' must be a whole number >= 0"),
+    (
+        "redeals too many",
+        LUCIE,
+        _set(["redeals_left"], 3),
+        "redeals_left is 3; alexander-the-great-lucie allows 0 to 2",
+    ),
+    (
+        "redeals in alexander",
+        ALEXANDER,
+        _set(["redeals_left"], 1),
+        "redeals_left is 1; alexander-the-great allows 0 to 0",
+    ),
+    ("no piles", ALEXANDER, _delete(["piles"]), "'piles' must be an object of pile groups"),
+    ("piles a list", ALEXANDER, _set(["piles"], []), "'piles' must be an object of pile groups"),
+    ("group not a list", ALEXANDER, _set(["piles", "fan"], "AS"), "pile group 'fan' must be a list of piles"),
+    (
+        "pile not a list",
+        ALEXANDER,
+        _set(["piles", "fan", 0], "AS"),
+        "pile group 'fan' must be a list of piles",
+    ),
+    ("unknown card", ALEXANDER, _set(["piles", "fan", 3, 1], "XX"), "fan/3: not a card: 'XX'"),
+    ("card not a string", ALEXANDER, _set(["piles", "fan", 0, 0], 7), "fan/0: not a card: 7"),
+    (
+        "unknown group",
+        ALEXANDER,
+        _set(["piles", "stock"], [[]]),
+        "alexander-the-great has no pile group 'stock'",
+    ),
+    (
+        "missing group",
+        ALEXANDER,
+        _delete(["piles", "fan"]),
+        "missing pile group 'fan' for alexander-the-great",
+    ),
+    (
+        "acey without waste",
+        ACEY,
+        _delete(["piles", "waste"]),
+        "missing pile group 'waste' for acey-and-kingsley",
+    ),
+    ("lucie with tableau", LUCIE, _set(["piles", "tableau"], []), "has no pile group 'tableau'"),
+]
+
+
+def _more_bad_deals() -> list[tuple[str, str, Any, str]]:
+    def drop_fan(obj: Any) -> None:
+        obj["piles"]["foundation"][0] += obj["piles"]["fan"].pop()
+
+    def duplicate(obj: Any) -> None:
+        obj["piles"]["fan"][0][0] = obj["piles"]["fan"][1][0]
+
+    def missing(obj: Any) -> None:
+        obj["piles"]["fan"][0].pop()
+
+    def one_deck(obj: Any) -> None:
+        obj["piles"]["stock"][0] = obj["piles"]["stock"][0][:14]
+
+    def extra(obj: Any) -> None:
+        obj["piles"]["fan"][0].append("AS")
+
+    def nineteen(obj: Any) -> None:
+        obj["redeals_left"] = 1
+        obj["piles"]["fan"].append([])
+
+    def no_fans(obj: Any) -> None:
+        obj["redeals_left"] = 0
+        obj["piles"]["fan"] = []
+
+    return [
+        ("eleven fans", ALEXANDER, drop_fan, "'fan' has 11 piles; alexander-the-great has 12"),
+        (
+            "seventeen fans before a redeal",
+            LUCIE,
+            drop_fan,
+            "'fan' has 17 piles; alexander-the-great-lucie has 18",
+        ),
+        ("nineteen fans after a redeal", LUCIE, nineteen, "'fan' has 19 piles; after a redeal"),
+        ("no fans after a redeal", LUCIE, no_fans, "'fan' has 0 piles; after a redeal"),
+        ("seven acey foundations", ACEY, _delete(["piles", "foundation", 7]), "'foundation' has 7 piles"),
+        ("three reserves", ACEY, lambda o: o["piles"]["reserve"].append([]), "'reserve' has 3 piles"),
+        ("two stocks", ACEY, lambda o: o["piles"]["stock"].append([]), "'stock' has 2 piles"),
+        ("a card twice", ALEXANDER, duplicate, "the cards are not the alexander-the-great deck: too many"),
+        ("a card missing", ALEXANDER, missing, "the cards are not the alexander-the-great deck: missing"),
+        ("an extra card", FAN, extra, "too many AS (each card once)"),
+        ("half the stock", ACEY, one_deck, "the cards are not the acey-and-kingsley deck: missing"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("game", "change", "message"),
+    [case[1:] for case in BAD_DEALS + _more_bad_deals()],
+    ids=[case[0] for case in BAD_DEALS + _more_bad_deals()],
+)
+def test_bad_deals_name_the_problem(game: str, change: Any, message: str) -> None:
+    obj = _broken(game, change)
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert message in str(caught.value)
+    with pytest.raises(InvalidDealError):
+        read_deal(json.dumps(obj))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "malformed deal json at line 1 column 2"),
+        ('{"game": "fan",}', "malformed deal json at line 1 column 16"),
+        ("", "malformed deal json at line 1 column 1"),
+        ("[]", "a deal must be a json object, not list"),
+        ("42", "a deal must be a json object, not int"),
+        ("null", "a deal must be a json object, not NoneType"),
+    ],
+)
+def test_malformed_deal_json(text: str, message: str) -> None:
+    with pytest.raises(InvalidDealError) as caught:
+        read_deal(text)
+    assert message in str(caught.value)
+
+
+def _fan_game(game: str, foundations: list[list[str]], fans: list[list[str]], **extra: Any) -> dict[str, Any]:
+    return {"game": game, "piles": {"foundation": foundations, "fan": fans}, **extra}
+
+
+def _lucie_with(foundations: list[list[str]]) -> dict[str, Any]:
+    """A Lucie deal with these foundations and the other cards dealt round the 18 fans."""
+    used = {c for f in foundations for c in f}
+    rest = [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in used]
+    fans = [rest[i::18] for i in range(18)]
+    return _fan_game(LUCIE, foundations, fans)
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        (_lucie_with([["AC", "3C", "2C"], [], [], []]), "foundation/0 is not built in order: 3C on AC"),
+        (_lucie_with([["AC", "2D"], [], [], []]), "foundation/0 is not built in order: 2D on AC"),
+        (_lucie_with([[], ["2C"], [], []]), "foundation/1 starts with 2C; it must start with an ace"),
+        (_lucie_with([["KC"], [], [], []]), "foundation/0 starts with KC; it must start with an ace"),
+    ],
+)
+def test_impossible_lucie_foundations(obj: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert str(caught.value) == message
+
+
+def test_an_alexander_foundation_missing_its_starting_card() -> None:
+    obj = start(ALEXANDER)
+    obj["piles"]["fan"][0].append(obj["piles"]["foundation"][2].pop())  # KC into a fan
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert str(caught.value) == "foundation/2 is empty, but its starting card never leaves it"
+
+
+def test_an_alexander_foundation_with_the_wrong_starting_card() -> None:
+    obj = start(ALEXANDER)
+    found = obj["piles"]["foundation"]
+    found[0], found[1] = found[1], found[0]  # AD where AH belongs
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert str(caught.value) == "foundation/0 starts with AD; it must start with AH"
+
+
+def test_an_alexander_black_foundation_built_up() -> None:
+    obj = start(ALEXANDER)
+    fan = next(f for f in obj["piles"]["fan"] if "QC" in f)
+    fan.remove("QC")
+    obj["piles"]["foundation"][2] = ["KC", "QC"]
+    assert deal_from_dict(obj).group("foundation")[2] == cards("KC QC")
+    obj["piles"]["foundation"][2] = ["KC"]
+    fan = next(f for f in obj["piles"]["fan"] if "2H" in f)
+    fan.remove("2H")
+    obj["piles"]["fan"][0].append("QC")
+    obj["piles"]["foundation"][2] = ["KC"]
+    obj["piles"]["foundation"][0] = ["AH", "2H"]
+    assert deal_from_dict(obj).group("foundation")[0] == cards("AH 2H")
+    obj["piles"]["foundation"][0] = ["AH"]
+    obj["piles"]["foundation"][3] = ["KS", "2H"]
+    with pytest.raises(InvalidDealError, match="foundation/3 is not built in order: 2H on KS"):
+        deal_from_dict(obj)
+
+
+def _acey(change: Any) -> dict[str, Any]:
+    obj = copy.deepcopy(start(ACEY, 3))
+    change(obj["piles"])
+    return obj
+
+
+def _empty_tableau(piles: Any) -> None:
+    piles["waste"][0].append(piles["tableau"][2].pop())
+
+
+def _two_on_tableau(piles: Any) -> None:
+    piles["tableau"][1].append(piles["stock"][0].pop(0))
+
+
+def _reserve_of_14(piles: Any) -> None:
+    piles["reserve"][0].append(piles["stock"][0].pop(0))
+
+
+def _stock_of_67(piles: Any) -> None:
+    piles["stock"][0].append(piles["reserve"][0].pop(0))
+
+
+def _king_pile_from_an_ace(piles: Any) -> None:
+    piles["foundation"][4], piles["foundation"][0] = piles["foundation"][0], piles["foundation"][4]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_empty_tableau, "tableau/2 is empty while the stock has cards; the stock refills it at once"),
+        (_two_on_tableau, "tableau/1 has 2 cards, but tableau piles never grow past 1"),
+        (_reserve_of_14, "reserve/0 has 14 cards, but reserve piles never grow past 13"),
+        (_stock_of_67, "stock/0 has 67 cards, but stock piles never grow past 66"),
+        (_king_pile_from_an_ace, "foundation/0 starts with KC; it must start with an ace"),
+    ],
+)
+def test_impossible_acey_positions(change: Any, message: str) -> None:
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(_acey(change))
+    assert str(caught.value) == message
+
+
+def test_an_acey_foundation_not_built_in_order() -> None:
+    obj = copy.deepcopy(start(ACEY, 3))
+    piles = obj["piles"]
+    for pile in piles["reserve"] + piles["tableau"] + piles["stock"]:
+        if "3C" in pile:
+            pile.remove("3C")
+            break
+    piles["waste"][0].append(piles["stock"][0].pop(0))  # keep the refill rule out of the way
+    piles["foundation"][0].append("3C")
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert str(caught.value) == "foundation/0 is not built in order: 3C on AC"
+
+
+def test_an_acey_position_with_empty_foundations_and_tableau_is_fine_once_the_stock_is_empty() -> None:
+    obj = copy.deepcopy(start(ACEY, 3))
+    piles = obj["piles"]
+    piles["waste"][0] = piles["stock"][0] + [c for p in piles["tableau"] for c in p] + piles["foundation"][0]
+    piles["stock"][0] = []
+    piles["tableau"] = [[], [], [], []]
+    piles["foundation"][0] = []
+    state = deal_from_dict(obj)
+    assert state.group("foundation")[0] == []
+    assert state.group("tableau") == [[], [], [], []]
+
+
+# -- moves ---------------------------------------------------------------------------
+
+MOVES = [
+    Move.from_text("fan/3 foundation/0 7C"),
+    Move.from_text("waste/0 tableau/2 TD"),
+    Move.from_text("foundation/7 foundation/1 KS"),
+    Move.deal(),
+    Move.redeal(),
+    Move.redeal((tuple(cards("5C JD 2H")), tuple(cards("AS")))),
+]
+
+
+@pytest.mark.parametrize("move", MOVES, ids=[m.text() for m in MOVES])
+def test_move_round_trip(move: Move) -> None:
+    assert move_from_dict(move_to_dict(move)) == move
+    assert move_from_dict(json.loads(move_to_json(move))) == move
+
+
+def test_move_shapes() -> None:
+    assert move_to_dict(Move.from_text("fan/3 foundation/0 7C")) == {
+        "from": "fan/3",
+        "to": "foundation/0",
+        "card": "7C",
+    }
+    assert move_to_dict(Move.deal()) == {"deal": "stock"}
+    assert move_to_json(Move.redeal()) == '{"redeal": null}'
+    assert move_to_dict(Move.redeal((tuple(cards("5C JD 2H")), tuple(cards("AS"))))) == {
+        "redeal": [["5C", "JD", "2H"], ["AS"]]
+    }
+
+
+def test_move_readers_are_lenient_and_ignore_unknown_fields() -> None:
+    move = move_from_dict({"from": "fan/3", "to": "foundation/0", "card": "10c", "why": "home", "n": 3})
+    assert move == Move.from_text("fan/3 foundation/0 TC")
+    assert move_from_dict({"deal": "stock", "comment": "x"}) == Move.deal()
+    assert move_from_dict({"redeal": None, "time": 1}) == Move.redeal()
+    assert move_from_dict({"redeal": [["5c", "jd", "2h"]]}) == Move.redeal((tuple(cards("5C JD 2H")),))
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        ("fan/3 foundation/0 7C", "a move must be a json object"),
+        ([1, 2], "a move must be a json object"),
+        ({"from": "fan/3", "card": "7C"}, "lacks 'to'"),
+        ({"to": "fan/3", "card": "7C"}, "lacks 'from'"),
+        ({"from": "fan/3", "to": "foundation/0"}, "lacks 'card'"),
+        ({"from": 3, "to": "foundation/0", "card": "7C"}, "must be strings"),
+        ({"from": "fan/3", "to": "foundation/0", "card": 7}, "must be strings"),
+        ({"from": "fan3", "to": "foundation/0", "card": "7C"}, "not a pile: 'fan3'"),
+        ({"from": "fan/³", "to": "foundation/0", "card": "7C"}, "not a pile: 'fan/³'"),
+        ({"from": "fan/3", "to": "foundation/x", "card": "7C"}, "not a pile: 'foundation/x'"),
+        ({"from": "fan/3", "to": "foundation/0", "card": "7X"}, "not a card: '7X'"),
+        ({"deal": "waste"}, 'a deal move is {"deal": "stock"}'),
+        ({"deal": None}, 'a deal move is {"deal": "stock"}'),
+        ({"redeal": "5C JD"}, "a redeal's fans must be a list of lists of cards"),
+        ({"redeal": ["5C"]}, "a redeal's fans must be a list of lists of cards"),
+        ({"redeal": [["5C", "XX"]]}, "redeal: not a card: 'XX'"),
+        ({}, "lacks 'from'"),
+    ],
+)
+def test_bad_moves(obj: Any, message: str) -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        move_from_dict(obj)
+    assert message in str(caught.value)
+
+
+def test_the_card_of_a_move_is_checked_against_the_position() -> None:
+    state = deal(load_game(ALEXANDER), 1)
+    wrong = move_from_dict({"from": "fan/0", "to": "fan/1", "card": "AS"})
+    assert state.why_illegal(wrong) == "the top of fan/0 is K♥, not A♠"
+
+
+# -- solutions --------------------------------------------------------------------------
+
+
+def _solution(game: str = LUCIE, number: int = 2) -> Solution:
+    return read_solution((DATA / "solutions" / f"{game}-{number}.json").read_text())
+
+
+def test_solution_round_trip() -> None:
+    solution = _solution()
+    text = json.dumps(solution.to_dict())
+    again = read_solution(text)
+    assert again == solution
+    assert again.to_dict() == solution.to_dict()
+
+
+def test_solution_shape() -> None:
+    obj = _solution().to_dict()
+    assert set(obj) == {"game", "deal", "result", "moves", "stats"}
+    assert obj["game"] == LUCIE
+    assert obj["deal"]["game"] == LUCIE and obj["deal"]["deal"] == 2
+    assert obj["result"] == "won"
+    assert {"redeal"} in [set(m) for m in obj["moves"]]
+
+
+@pytest.mark.parametrize("result", ["won", "unwinnable", "unknown"])
+def test_solution_results(result: str) -> None:
+    state = deal(load_game(FAN), 5)
+    obj = Solution(state, result, [], {"seconds": 0.5, "states": 10}).to_dict()
+    back = read_solution(json.dumps(obj))
+    assert back.result == result and back.moves == [] and back.stats == {"seconds": 0.5, "states": 10}
+    assert back.deal == state
+
+
+def test_solution_defaults_and_unknown_fields() -> None:
+    obj = _solution().to_dict()
+    del obj["stats"]
+    obj["solver"] = "someone else's"
+    assert read_solution(json.dumps(obj)).stats == {}
+    obj["stats"] = "fast"
+    assert read_solution(json.dumps(obj)).stats == {}
+    del obj["moves"]
+    assert read_solution(json.dumps(obj)).moves == []
+
+
+def test_a_solution_with_null_redeals_replays_the_same() -> None:
+    solution = _solution()
+    solution.moves = [Move.redeal() if m.kind == "redeal" else m for m in solution.moves]
+    text = json.dumps(solution.to_dict())
+    assert '{"redeal": null}' in text
+    result = replay(read_solution(text))
+    assert result.problem is None and result.final.is_won()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "malformed solution json at line 1 column 2"),
+        ("[]", "a solution must be a json object"),
+        ('{"result": "won", "moves": []}', "its deal: a deal must be a json object, not NoneType"),
+        ('{"deal": {"game": "fan"}, "result": "won"}', "its deal: 'piles' must be an object"),
+    ],
+)
+def test_malformed_solutions(text: str, message: str) -> None:
+    with pytest.raises(InvalidSolutionError) as caught:
+        read_solution(text)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda o: o.update(result="lost"), "'result' must be one of won, unwinnable, unknown, not 'lost'"),
+        (lambda o: o.pop("result"), "'result' must be one of won, unwinnable, unknown, not None"),
+        (lambda o: o.update(moves={"deal": "stock"}), "'moves' must be a list of moves"),
+        (lambda o: o["moves"].append({"from": "fan/1"}), "lacks 'to'"),
+        (lambda o: o["deal"]["piles"]["fan"].pop(), "its deal: 'fan' has 17 piles"),
+    ],
+)
+def test_bad_solutions(change: Any, message: str) -> None:
+    obj = _solution().to_dict()
+    change(obj)
+    with pytest.raises(InvalidSolutionError) as caught:
+        read_solution(json.dumps(obj))
+    assert message in str(caught.value)
+
+
+def test_replay_reports_the_first_illegal_move() -> None:
+    solution = _solution()
+    solution.moves.insert(3, card_move("fan/0", "fan/1", "AS"))
+    result = replay(solution)
+    assert result.legal_moves == 3
+    assert result.problem is not None
+    assert result.problem.startswith('move 4 ({"from": "fan/0", "to": "fan/1", "card": "AS"}) is illegal: ')
+
+
+def test_replay_of_a_won_solution_that_stops_short() -> None:
+    solution = _solution()
+    solution.moves = solution.moves[:-3]
+    result = replay(solution)
+    assert result.problem == "the moves end without a win (3 cards off the foundations)"
+    assert result.legal_moves == len(solution.moves)
+
+
+def test_replay_does_not_touch_the_deal() -> None:
+    solution = _solution()
+    before = solution.deal.copy()
+    replay(solution)
+    assert solution.deal == before
+
+
+def test_replay_of_an_unknown_result_needs_no_win() -> None:
+    solution = _solution()
+    solution.result = "unknown"
+    solution.moves = solution.moves[:10]
+    result = replay(solution)
+    assert result.problem is None and not result.final.is_won()

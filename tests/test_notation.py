@@ -1,0 +1,208 @@
+"""The short terminal notation (core/notation.py): 't3 f1', 't3f1', 't3', '7c', 'd', 'redeal'."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, deal, load_game
+from cardtable.core.notation import move_text, parse_move, pile_code
+from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, random_play
+
+
+def alexander() -> State:
+    """Hearts to JH, clubs down to 3C; fans QH, KH, AC, 2C; eight empty fans."""
+    return fan_position(ALEXANDER, ["QH", "KH", "AC", "2C"])
+
+
+def acey() -> State:
+    return acey_position(
+        up=(5, 5, 13, 13), reserve=["7D", "6D"], tableau=["9H", "", "", ""], waste="6S 8C", rest="waste"
+    )
+
+
+def test_pile_codes() -> None:
+    state = acey()
+    assert [pile_code(state, pid) for pid in state.plan.ids] == [
+        *(f"f{i}" for i in range(8)),
+        "r0",
+        "r1",
+        "t0",
+        "t1",
+        "t2",
+        "t3",
+        "s",
+        "w",
+    ]
+    alex = alexander()
+    assert pile_code(alex, PileId("fan", 11)) == "t11"
+    assert pile_code(alex, PileId("foundation", 3)) == "f3"
+
+
+def test_move_text() -> None:
+    state = alexander()
+    assert move_text(state, Move.from_text("fan/3 foundation/2 2C")) == "t3 f2"
+    assert move_text(state, Move.deal()) == "d"
+    assert move_text(state, Move.redeal()) == "redeal"
+    assert move_text(acey(), Move.from_text("waste/0 tableau/1 8C")) == "w t1"
+
+
+@pytest.mark.parametrize("text", ["t0 t1", "t0t1", "T0 T1", "  t0   t1 ", "t0 T1"])
+def test_two_piles(text: str) -> None:
+    assert parse_move(alexander(), text) == Move.from_text("fan/0 fan/1 QH")
+
+
+def test_two_piles_to_a_foundation() -> None:
+    assert parse_move(alexander(), "t3 f2") == Move.from_text("fan/3 foundation/2 2C")
+    assert parse_move(alexander(), "t3f2") == Move.from_text("fan/3 foundation/2 2C")
+
+
+def test_one_pile_goes_home_first() -> None:
+    state = alexander()
+    assert parse_move(state, "t0") == Move.from_text("fan/0 foundation/0 QH")  # not onto KH
+    assert parse_move(state, "t3") == Move.from_text("fan/3 foundation/2 2C")  # not onto AC
+
+
+def test_one_pile_with_one_place() -> None:
+    state = fan_position(LUCIE, ["KC", "JC", "QC"])  # clubs to TC
+    assert parse_move(state, "t2") == Move.from_text("fan/2 fan/0 QC")  # QC fits only on KC
+    assert parse_move(state, "qc") == Move.from_text("fan/2 fan/0 QC")
+    assert parse_move(state, "t1") == Move.from_text("fan/1 foundation/0 JC")  # home beats QC
+
+
+def test_one_pile_with_several_places_is_ambiguous() -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        parse_move(alexander(), "t1")
+    message = str(caught.value)
+    assert message.startswith("ambiguous move: 't1' could go to t0, t4, t5")
+    assert message.endswith("say which, like 't1 t0'")
+
+
+def test_one_pile_that_cannot_move() -> None:
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 't5': t5 \(empty\) cannot go anywhere now$"):
+        parse_move(alexander(), "t5")
+    with pytest.raises(IllegalMoveError, match="cannot go anywhere now"):
+        parse_move(alexander(), "f0")
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("qh", "fan/0 foundation/0 QH"),
+        ("QH", "fan/0 foundation/0 QH"),
+        ("Q♥", "fan/0 foundation/0 QH"),
+        ("2c", "fan/3 foundation/2 2C"),
+    ],
+)
+def test_card_names(text: str, move: str) -> None:
+    assert parse_move(alexander(), text) == Move.from_text(move)
+
+
+@pytest.mark.parametrize("text", ["kh", "ac"])
+def test_two_letter_card_names_are_cards_not_pile_codes(text: str) -> None:
+    with pytest.raises(InvalidMoveError, match="ambiguous move"):
+        parse_move(alexander(), text)  # the king and the ace can go to any empty fan
+
+
+@pytest.mark.parametrize("text", ["td", "10d", "TD", "10♦"])
+def test_tens(text: str) -> None:
+    state = fan_position(FAN, ["KD QD JD TD"])
+    assert parse_move(state, text) == Move.from_text("fan/0 foundation/1 TD")
+
+
+def test_a_card_that_is_not_on_top() -> None:
+    with pytest.raises(
+        IllegalMoveError, match=r"^illegal move: 'jh': J♥ is not on top of a pile that plays$"
+    ):
+        parse_move(alexander(), "jh")
+    with pytest.raises(IllegalMoveError, match="is not on top of a pile that plays"):
+        parse_move(fan_position(FAN, ["KD QD JD TD"]), "jd")
+
+
+def test_acey_codes() -> None:
+    state = acey()
+    with pytest.raises(
+        InvalidMoveError, match=r"^ambiguous move: 'w' could go to t1, t2, t3: say which, like 'w t1'$"
+    ):
+        parse_move(state, "w")
+    assert parse_move(state, "w t2") == Move.from_text("waste/0 tableau/2 8C")
+    assert parse_move(state, "r1 f0") == Move.from_text("reserve/1 foundation/0 6D")
+    assert parse_move(state, "r1") == Move.from_text("reserve/1 foundation/0 6D")
+    assert parse_move(state, "6d") == Move.from_text("reserve/1 foundation/0 6D")
+    with pytest.raises(IllegalMoveError, match="nothing may be placed on reserve piles"):
+        parse_move(state, "t0 r0")
+
+
+def test_deal_words() -> None:
+    state = acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], stock="7H 8H", rest="waste")
+    assert parse_move(state, "d") == Move.deal()
+    assert parse_move(state, "deal") == Move.deal()
+    assert parse_move(state, " D ") == Move.deal()
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 'd': the stock is empty$"):
+        parse_move(acey(), "d")
+    with pytest.raises(IllegalMoveError, match="the stock is empty"):
+        parse_move(alexander(), "deal")
+
+
+def test_redeal_words() -> None:
+    blocked = fan_position(LUCIE, ["TC KH", "JD QD QC", "QH KS JC KC KD"])
+    assert parse_move(blocked, "redeal") == Move.redeal()
+    assert parse_move(blocked, "rd") == Move.redeal()
+    assert parse_move(blocked, "REDEAL") == Move.redeal()
+    with pytest.raises(IllegalMoveError, match="a redeal is allowed only when no other move is possible"):
+        parse_move(deal(load_game(LUCIE), 1), "redeal")
+    with pytest.raises(IllegalMoveError, match="this game has no redeal"):
+        parse_move(alexander(), "redeal")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "not a move: ''"),
+        ("xyz", "not a move: 'xyz'"),
+        ("move t3", "not a move: 'move t3'"),
+        ("t3 f1 f2", "not a move: 't3 f1 f2'"),
+        ("7", "not a move: '7'"),
+        ("f", "not a move: 'f'"),
+        ("t99 f1", "no pile t99 in 't99 f1'"),
+        ("t3 f9", "no pile f9 in 't3 f9'"),
+        ("q3 f1", "no pile q3 in 'q3 f1' (piles start with f, t)"),
+        ("w", "not a move: 'w'"),
+    ],
+)
+def test_bad_text(text: str, message: str) -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        parse_move(alexander(), text)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("t0 t3", "illegal move: 't0 t3': Q♥ does not go on 2♣ (fan/3)"),
+        ("t0 t5", "illegal move: 't0 t5': Q♥ may not fill the empty fan/5"),
+        ("t5 t0", "illegal move: 't5 t0': t5 is empty"),
+        ("f0 t5", "illegal move: 'f0 t5': cards never leave foundation piles"),
+        ("t0 t0", "illegal move: 't0 t0': a card cannot move onto its own pile"),
+    ],
+)
+def test_illegal_moves(text: str, message: str) -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(alexander(), text)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_legal_move_round_trips_through_the_notation(game: str) -> None:
+    for number in (1, 2):
+        state = deal(load_game(game), number)
+        for _ in range(25):
+            for move in state.legal_moves:
+                assert parse_move(state, move_text(state, move)) == move
+            if not random_play(state, number, 1):
+                break
+
+
+def test_the_parsed_move_is_legal() -> None:
+    state = alexander()
+    for text in ("t0", "t3", "qh", "t0 t1", "t3f2"):
+        assert state.is_legal(parse_move(state, text))
