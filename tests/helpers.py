@@ -7,7 +7,9 @@ and without the engine's tables, so that the property tests can compare the two.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from cardtable import Card, Move, PileId, State, card_name, load_game, parse_card
 from cardtable.core.move import CARD, DEAL, REDEAL
 from cardtable.core.rng import SplitMix64
-from cardtable.formats import deal_from_dict
+from cardtable.formats import deal_from_dict, deal_to_dict
 
 DATA = Path(__file__).parent / "data"
 
@@ -354,6 +356,12 @@ def find_win(state: State, max_positions: int = 200_000) -> list[Move] | None:
         return False
 
     return list(line) if search() else None
+
+
+def position_digest(state: State) -> str:
+    """A short digest of a position's deal JSON (formats.md), for pinning positions in one line."""
+    text = json.dumps(deal_to_dict(state), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def sorted_moves(state: State) -> list[Move]:

@@ -8,7 +8,6 @@ Solutions are searched for only if their file is missing (that can take a minute
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ from cardtable.formats import Solution, deal_to_dict, deal_to_json
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import DATA, GAME_IDS, fan_position, find_win, random_play, sorted_moves
+from helpers import DATA, GAME_IDS, fan_position, find_win, position_digest, random_play, sorted_moves
 
 GOLDEN_DEALS = (1, 2, 1000)
 
@@ -40,7 +39,7 @@ PERFT_CASES: tuple[tuple[str, str, int], ...] = (
     ("fan-2", "fan", 2),
     ("fan-1000", "fan", 1000),
 )
-PERFT_LIMIT = 3000
+PERFT_LIMIT = 6000
 
 LINE_CASES: tuple[tuple[str, int, int], ...] = tuple(
     (game, number, seed) for game in GAME_IDS for number, seed in ((1, 7), (2, 11), (1000, 5))
@@ -82,12 +81,6 @@ def pretty_deal(obj: dict[str, Any]) -> str:
         lines.append("  }" + comma)
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def position_digest(state: State) -> str:
-    """A short digest of a position's deal JSON (formats.md), for pinning positions in one line."""
-    text = json.dumps(deal_to_dict(state), sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def write_golden() -> None:
@@ -141,7 +134,7 @@ def write_lines() -> None:
         f"# 'line GAME DEAL SEED': from deal DEAL, up to {LINE_PLIES} plies; each ply picks",
         "# SplitMix64(SEED).below(n) among the n legal moves sorted by their text.",
         "# 'counts' lists n before each ply (the last is the count where the line stopped);",
-        "# 'final' is tests/make_data.py's position_digest of the last position.",
+        "# 'final' is tests/helpers.py's position_digest of the last position.",
         "",
     ]
     for game, number, seed in LINE_CASES:
@@ -175,12 +168,17 @@ def write_solutions() -> None:
         path.write_text(json.dumps(solution.to_dict()) + "\n")
 
 
-def main() -> None:
-    write_golden()
-    write_perft()
-    write_lines()
-    write_solutions()
+def main(parts: list[str]) -> None:
+    """Write the named parts (golden, perft, lines, solutions), or all of them."""
+    writers = {
+        "golden": write_golden,
+        "perft": write_perft,
+        "lines": write_lines,
+        "solutions": write_solutions,
+    }
+    for name in parts or list(writers):
+        writers[name]()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
