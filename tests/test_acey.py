@@ -7,10 +7,12 @@ and diamonds, which shows that suits do not matter.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cardtable import Move, State, deal, load_game
-from cardtable.formats import deal_to_dict
+from cardtable.formats import Solution, deal_to_dict, read_solution, replay
 from helpers import ACEY, acey_position, all_cards, cards, find_win, move_texts, names, oracle_moves, rank_of
 
 
@@ -312,6 +314,21 @@ def test_an_endgame_with_stock_and_reserves_is_won_by_search() -> None:
     for move in line:
         state.push_checked(move)
     assert state.is_won()
+
+
+def test_a_won_line_through_the_stock_replays_from_its_json() -> None:
+    # King piles 6 and 7 stop at 4; the 3s are in the stock and nothing moves until one is dealt.
+    state = acey_position(down=(13, 13, 10, 10), tableau=["2S", "AS", "2S", "AS"], stock="3S 3S")
+    assert list(state.legal_moves) == [Move.deal()]
+    line = find_win(state)
+    assert line is not None
+    assert line[0] == Move.deal()
+    text = json.dumps(Solution(state, "won", line, {"states": 1}).to_dict())
+    assert '{"deal": "stock"}' in text
+    result = replay(read_solution(text))
+    assert result.problem is None
+    assert result.final.is_won()
+    assert result.legal_moves == len(line)
 
 
 @pytest.mark.parametrize("number", [1, 2, 3])

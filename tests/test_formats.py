@@ -346,12 +346,20 @@ def test_bad_deals_name_the_problem(game: str, change: Any, message: str) -> Non
         ("[]", "a deal must be a json object, not list"),
         ("42", "a deal must be a json object, not int"),
         ("null", "a deal must be a json object, not NoneType"),
+        ("[" * 100_000 + "]" * 100_000, "malformed deal json"),
+        ('{"game": "fan", "piles": ' + "[" * 100_000 + "]" * 100_000 + "}", "malformed deal json"),
     ],
+    ids=["open brace", "trailing comma", "empty", "list", "number", "null", "deep list", "deep piles"],
 )
 def test_malformed_deal_json(text: str, message: str) -> None:
     with pytest.raises(InvalidDealError) as caught:
         read_deal(text)
     assert message in str(caught.value)
+
+
+def test_a_deal_that_is_not_text() -> None:
+    with pytest.raises(InvalidDealError, match="malformed deal"):
+        read_deal(None)  # type: ignore[arg-type]
 
 
 def _fan_game(game: str, foundations: list[list[str]], fans: list[list[str]], **extra: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import pytest
 
 from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, deal, load_game
 from cardtable.core.notation import move_text, parse_move, pile_code
-from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, random_play
+from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, names, random_play
 
 
 def alexander() -> State:
@@ -130,6 +130,25 @@ def test_acey_codes() -> None:
     assert parse_move(state, "6d") == Move.from_text("reserve/1 foundation/0 6D")
     with pytest.raises(IllegalMoveError, match="nothing may be placed on reserve piles"):
         parse_move(state, "t0 r0")
+
+
+def test_the_stock_is_only_dealt_from_and_its_card_stays_hidden() -> None:
+    state = acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], stock="7H 8H", rest="waste")
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(state, "s")
+    assert str(caught.value) == "illegal move: 's': the stock is only dealt from, with 'd'"
+    with pytest.raises(IllegalMoveError, match="cards never leave stock piles"):
+        parse_move(state, "s t0")
+    with pytest.raises(IllegalMoveError, match="8♥ is not on top of a pile that plays"):
+        parse_move(state, "8h")  # the stock's top card is face down: it does not play
+
+
+def test_a_card_on_two_piles_is_taken_from_off_the_foundations() -> None:
+    # Two decks: one 5C tops ace pile 0, the other the tableau; both fit on ace pile 1 (4C).
+    state = acey_position(up=(5, 4, 13, 13), tableau=["5C", "", "", ""], rest="waste")
+    assert names(state.group("foundation")[0][-1:]) == "5C"
+    assert parse_move(state, "5c") == Move.from_text("tableau/0 foundation/1 5C")
+    assert parse_move(state, "f0") == Move.from_text("foundation/0 foundation/1 5C")
 
 
 def test_deal_words() -> None:

@@ -66,7 +66,7 @@ def check_moves_apply(state: State, sample: int = 12) -> None:
 # -- the engine against the oracle ------------------------------------------------
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_WITH_OPTIONS)
 def test_random_positions_have_the_oracles_moves(game: str) -> None:
     @given(positions(game))
     @FAST
@@ -253,3 +253,27 @@ def test_acey_keys_tell_the_stock_from_the_waste() -> None:
     reversed_stock = [list(p) for p in state.piles]
     reversed_stock[stock].reverse()
     assert State(state.spec, reversed_stock).key() != state.key()
+
+
+def with_suits(state: State, mapping: dict[int, int]) -> State:
+    """The position with every card's suit renamed by ``mapping`` (suit -> suit)."""
+    piles = [[mapping[c // 13] * 13 + c % 13 for c in pile] for pile in state.piles]
+    return State(state.spec, piles, redeals_left=state.redeals_left, seed=state.seed)
+
+
+@given(positions(ACEY), st.permutations(range(4)))
+@FAST
+def test_acey_keys_ignore_suits(state: State, suits: list[int]) -> None:
+    # No Acey and Kingsley rule looks at a suit, so renaming suits changes nothing that matters.
+    other = with_suits(state, dict(enumerate(suits)))
+    assert all_cards(other) == full_deck(ACEY)
+    assert other.key() == state.key()
+    assert len(other.legal_moves) == len(state.legal_moves)
+    assert other.is_won() == state.is_won()
+
+
+@pytest.mark.parametrize("game", [ALEXANDER, LUCIE, "fan"])
+def test_keys_of_one_deck_games_see_suits(game: str) -> None:
+    state = deal(load_game(game), 12)
+    other = with_suits(state, {0: 3, 1: 2, 2: 1, 3: 0})
+    assert other.key() != state.key()

@@ -111,13 +111,18 @@ def _card_move(state: State, words: str, text: str) -> Move:
         raise IllegalMoveError(
             f"illegal move: {text!r}: {card_symbol(card)} is not on top of a pile that plays"
         )
-    return _only_move(state, playable[0], text)
+    # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
+    playable.sort(key=lambda pid: pid.group == "foundation")
+    movable = {m.source for m in state.legal_moves if m.kind == CARD}
+    return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
 
 
 def _only_move(state: State, source: PileId, text: str) -> Move:
     """The move of ``source``'s top card: to a foundation if one takes it, else the one place."""
     moves = [m for m in state.legal_moves if m.kind == CARD and m.source == source]
     if not moves:
+        if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
+            raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
         pile = state.pile(source)
         what = card_symbol(pile[-1]) if pile else f"{pile_code(state, source)} (empty)"
         raise IllegalMoveError(f"illegal move: {text!r}: {what} cannot go anywhere now")
