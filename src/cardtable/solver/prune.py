@@ -43,11 +43,12 @@ from cardtable.core.state import State
 class Pruner:
     """The pruning rules for one game, with its tables computed once."""
 
-    def __init__(self, spec: GameSpec) -> None:
+    def __init__(self, spec: GameSpec, *, enabled: bool = True) -> None:
         tableau = [g for g in spec.groups if g.kind is Kind.TABLEAU]
         foundation = spec.group("foundation")
         self.in_suit = (
-            spec.decks == 1
+            enabled
+            and spec.decks == 1
             and not spec.foundation_gives
             and foundation.build.same_suit
             and all(g.build.same_suit or not (g.build.up or g.build.down) for g in tableau)

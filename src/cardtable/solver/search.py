@@ -57,9 +57,13 @@ class _BudgetExceeded(Exception):
         self.reason = reason
 
 
-def solve(state: State, limit: Limit | None = None) -> SolveResult:
-    """Decide whether ``state`` can be won; the state itself is left unchanged."""
-    search = _Search(state.copy(), limit or Limit())
+def solve(state: State, limit: Limit | None = None, *, prune: bool = True) -> SolveResult:
+    """Decide whether ``state`` can be won; the state itself is left unchanged.
+
+    ``prune=False`` turns off the rules of :mod:`cardtable.solver.prune`, so that
+    tests can check that they never change a verdict.
+    """
+    search = _Search(state.copy(), limit or Limit(), prune)
     started = time.perf_counter()
     try:
         status: Status = "won" if search.run() else "unwinnable"
@@ -78,7 +82,7 @@ def solve(state: State, limit: Limit | None = None) -> SolveResult:
 
 
 class _Search:
-    def __init__(self, state: State, limit: Limit) -> None:
+    def __init__(self, state: State, limit: Limit, prune: bool) -> None:
         self.state = state
         self.limit = limit
         self.seen: set[bytes] = set()
@@ -86,7 +90,7 @@ class _Search:
         self.solution: list[Move] = []
         self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.base = len(state.move_stack)
-        self.pruner = Pruner(state.spec)
+        self.pruner = Pruner(state.spec, enabled=prune)
 
     def run(self) -> bool:
         state = self.state

@@ -1,0 +1,147 @@
+"""The solver: exact verdicts on positions with known answers, replayable wins, and
+pruning rules that never change a verdict."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, fan_position, positions
+
+from cardtable import Move, State, deal, load_game
+from cardtable.core.move import CARD, REDEAL
+from cardtable.formats import Solution, replay
+from cardtable.solver import Limit, solve
+
+CLUB_RUN_WITH_3_ON_2 = "KC QC JC TC 9C 8C 7C 6C 5C 4C 2C 3C"
+"""All the clubs but the ace in one fan, the three on the two: the three can never move."""
+
+
+def assert_replays(state: State, moves: list[Move]) -> None:
+    outcome = replay(Solution(state, "won", moves))
+    assert outcome.problem is None, outcome.problem
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        fan_position(FAN, ["KS"]),
+        fan_position(ALEXANDER, ["AS"]),
+        fan_position(LUCIE, ["KS"], redeals_left=0),
+        acey_position(up=(13, 13, 13, 12), rest="waste"),
+    ],
+    ids=[FAN, ALEXANDER, LUCIE, ACEY],
+)
+def test_won_in_one_move(state: State) -> None:
+    result = solve(state)
+    assert result.status == "won"
+    assert len(result.moves) == 1
+    assert_replays(state, result.moves)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        fan_position(FAN, [CLUB_RUN_WITH_3_ON_2]),
+        fan_position(ALEXANDER, ["KH QH JH TH 9H 8H 7H 6H 5H 4H 2H 3H"]),
+        fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=0),
+        acey_position(
+            up=(10, 10, 10, 10),
+            tableau=("KC", "KD", "KH", "KS"),
+            reserve=("JC JD JH JS QC QD QH QS", ""),
+            rest="reserve/1",
+        ),
+    ],
+    ids=[FAN, ALEXANDER, LUCIE, ACEY],
+)
+def test_stuck_is_unwinnable(state: State) -> None:
+    assert solve(state).status == "unwinnable"
+    assert solve(state, prune=False).status == "unwinnable"
+
+
+def test_lucie_won_only_through_a_redeal() -> None:
+    stuck = fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=0)
+    assert solve(stuck).status == "unwinnable"
+    for seed in range(100):
+        state = fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=1, seed=seed)
+        result = solve(state)
+        if result.status == "won":
+            break
+    else:
+        pytest.fail("no seed below 100 gives a winning redeal")
+    assert result.moves[0].kind == REDEAL
+    assert result.moves[0].fans is not None  # the line records the fans it dealt
+    assert_replays(state, result.moves)
+
+
+def test_acey_won_only_by_moving_a_card_back_off_a_foundation() -> None:
+    # Ace pile 0 stops at 5, king pile 0 at 6, king piles 1-3 at 3; four aces fill the
+    # tableau, the stock is out, and the reserve's top 4 fits nowhere until the 5 on
+    # ace pile 0 moves over to king pile 0.
+    state = acey_position(
+        up=(5, 13, 13, 13),
+        down=(8, 11, 11, 11),
+        tableau=("AC", "AD", "AH", "AS"),
+        reserve=("JC TC 9C 8C 7C 6C 5C 2C 2D 2H 2S 3C 4C", "KC QC"),
+    )
+    assert all(move.source is not None and move.source.group == "foundation" for move in state.legal_moves)
+    result = solve(state)
+    assert result.status == "won"
+    assert any(
+        m.kind == CARD and m.source is not None and m.source.group == "foundation" for m in result.moves
+    )
+    assert_replays(state, result.moves)
+
+
+def test_budgets_give_unknown_never_a_guess() -> None:
+    state = deal(load_game(LUCIE), 1)
+    result = solve(state, Limit(states=5))
+    assert result.status == "unknown"
+    assert result.moves == []
+    assert "5 positions" in result.reason
+    assert solve(state, Limit(table=3)).status == "unknown"
+
+
+def test_solve_leaves_the_state_unchanged() -> None:
+    state = deal(load_game(FAN), 3)
+    before = state.copy()
+    solve(state)
+    assert state == before
+    assert state.move_stack == []
+
+
+def test_a_won_position_is_won_with_no_moves() -> None:
+    result = solve(acey_position())
+    assert (result.status, result.moves) == ("won", [])
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, "alexander-the-great-lucie(redeals=0)", ACEY])
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_numbered_deals_decide_and_wins_replay(game: str, number: int) -> None:
+    state = deal(load_game(game), number)
+    result = solve(state, Limit(states=200_000))
+    if result.status == "won":
+        assert_replays(state, result.moves)
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, ACEY])
+@FAST
+@given(data=st.data())
+def test_every_win_found_on_random_positions_replays(game: str, data: st.DataObject) -> None:
+    state = data.draw(positions(game))
+    result = solve(state, Limit(states=2_000))
+    if result.status == "won":
+        assert_replays(state, result.moves)
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, "alexander-the-great-lucie(redeals=0)"])
+@FAST
+@given(data=st.data())
+def test_pruning_never_changes_a_verdict(game: str, data: st.DataObject) -> None:
+    state = data.draw(positions(game))
+    limit = Limit(states=3_000)
+    plain = solve(state, limit, prune=False)
+    if plain.status == "unknown":
+        return
+    pruned = solve(state, limit)
+    assert pruned.status == plain.status
