@@ -225,15 +225,15 @@ def test_random_games_never_redeal_a_third_time() -> None:
 
 
 def test_two_redeals_in_a_row() -> None:
-    # After the first redeal of this position nothing moves, so the second follows at once.
-    state = position(*BLOCKED, seed=next(s for s in range(1000) if _blocked_after_redeal(s)))
+    # With seed 164, nothing moves after the first redeal, so the second follows at once.
+    state = position(*BLOCKED, seed=164)
     state.push_checked(Move.redeal())
     assert list(state.legal_moves) == [Move.redeal()]
     state.push_checked(Move.redeal())
     assert state.redeals_left == 0
-    if not state.legal_moves:
-        assert state.is_lost()
-    assert not state.is_legal(Move.redeal())
+    assert [m.kind for m in state.move_stack] == ["redeal", "redeal"]
+    assert state.why_illegal(Move.redeal()) == "no redeals left"
+    assert Move.redeal() not in set(state.legal_moves)
 
 
 def _blocked_after_redeal(seed: int) -> bool:
@@ -242,8 +242,11 @@ def _blocked_after_redeal(seed: int) -> bool:
     return list(state.legal_moves) == [Move.redeal()]
 
 
+def test_the_pinned_seed_is_the_first_that_blocks() -> None:
+    assert [s for s in range(164 + 1) if _blocked_after_redeal(s)] == [164]
+
+
 def test_redeals_are_reproducible() -> None:
-    line: list[Move] = []
     a = deal(load_game(LUCIE), 2)
     b = deal(load_game(LUCIE), 2)
     random_play(a, 99, 300)
