@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, fan_position, positions
 
 from cardtable import Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.formats import Solution, replay
 from cardtable.solver import Limit, solve
+from helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, fan_position, positions
 
 CLUB_RUN_WITH_3_ON_2 = "KC QC JC TC 9C 8C 7C 6C 5C 4C 2C 3C"
 """All the clubs but the ace in one fan, the three on the two: the three can never move."""
