@@ -5,6 +5,10 @@ cd "$(dirname "$0")"
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 python3 -m ruff check src tests benchmarks
 python3 -m mypy
+# The browser tests (tests/web) drive Debian's Chromium; a clean machine does not have it yet.
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq && apt-get install -y -qq chromium
+fi
 status=0
 python3 -m pytest "$@" || status=$?
 if [ "$status" -eq 5 ]; then

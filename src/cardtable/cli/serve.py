@@ -1,0 +1,108 @@
+"""``cardtable serve``: play in the browser, on a server of your own.
+
+The command binds its socket itself before starting uvicorn, so a port in use
+is one clear line and ``--port 0`` can print the port the system chose. Only a
+loopback address is the default; any other is the user's explicit choice, and
+the command says what it exposes.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Final
+
+import click
+import platformdirs
+
+LOCAL_NAMES: Final = ("127.0.0.1", "localhost")
+
+
+def default_db() -> Path:
+    """The database in the user's data directory (e.g. ~/.local/share/cardtable)."""
+    return platformdirs.user_data_path("cardtable") / "cardtable.sqlite"
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``, or a ClickException saying why not."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def is_loopback(sock: socket.socket) -> bool:
+    """Whether the socket listens only on this machine."""
+    return ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_loopback
+
+
+def exposure_warning(host: str, port: int, db: Path) -> str:
+    """What listening beyond loopback exposes, in words."""
+    return (
+        f"warning: listening on {host}:{port}, not only on this machine. Anyone who can reach it over"
+        f" the network can open the page, play games and add data to {db}. There are no passwords and"
+        " the traffic is plain HTTP, so others on the network can read and reuse players' cookies."
+        " Use --host 127.0.0.1 to keep it local."
+    )
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port; 0 picks a free one."
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="SQLite file for games and statistics [default: in the user data directory].",
+)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
+def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
+    """Play in the browser: start a local server and print its address."""
+    import uvicorn
+
+    from cardtable.server.app import create_app
+    from cardtable.store import Store
+
+    path = db if db is not None else default_db()
+    store = Store(path)
+    sock = bind(host, port)
+    port = sock.getsockname()[1]
+    loopback = is_loopback(sock)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
+    if not loopback:
+        click.echo(exposure_warning(host, port, path), err=True)
+    app = create_app(store, allowed_hosts=[*LOCAL_NAMES, host] if loopback and ":" not in host else None)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
+    if open_browser:
+        threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl+C on
+        click.echo("cardtable: stopped")
+    finally:
+        store.close()
+
+
+def _open_when_up(server: object, url: str) -> None:
+    """Open the page once uvicorn says it has started (give up after ten seconds)."""
+    for _ in range(200):
+        if getattr(server, "started", False):
+            webbrowser.open(url)
+            return
+        time.sleep(0.05)

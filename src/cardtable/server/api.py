@@ -1,0 +1,245 @@
+"""The JSON API under ``/api``: thin routes over :class:`Plays`, :class:`Solver` and the views.
+
+Every route names its player from the cookie, so a player reaches only their
+own plays: another's id is answered 404, as an unknown one is. Errors of the
+core become 4xx answers in :mod:`cardtable.server.errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from starlette.concurrency import run_in_threadpool
+
+from cardtable.core.deals import deal
+from cardtable.core.errors import InvalidDealError, UnknownGameError
+from cardtable.core.notation import parse_move
+from cardtable.formats import deal_from_dict, move_from_dict
+from cardtable.games import GAMES, load_game
+from cardtable.server.models import (
+    GameInfo,
+    GameStatsView,
+    MoveRequest,
+    NewPlay,
+    PastPlay,
+    PlayView,
+    Problem,
+    StatsView,
+    VerdictView,
+)
+from cardtable.server.play import Play
+from cardtable.server.players import player
+from cardtable.server.plays import NotFoundError, Plays
+from cardtable.server.solving import Solver, Verdict, random_deal
+from cardtable.server.view import move_view, play_view
+from cardtable.store import game_stats
+
+PLAY_ID: Final = r"^[A-Za-z0-9_-]{1,40}$"
+
+router = APIRouter(
+    prefix="/api",
+    responses={
+        404: {"model": Problem, "description": "no such game for this player"},
+        409: {"model": Problem, "description": "the rules refuse it (illegal move, nothing to undo)"},
+        422: {"model": Problem, "description": "the request is malformed"},
+    },
+)
+
+Player = Annotated[str, Depends(player)]
+PlayId = Annotated[str, Path(pattern=PLAY_ID, description="the play's id, as POST /api/plays gave it")]
+
+
+def _plays(request: Request) -> Plays:
+    plays: Plays = request.app.state.plays
+    return plays
+
+
+def _solver(request: Request) -> Solver:
+    solver: Solver = request.app.state.solver
+    return solver
+
+
+PlaysDep = Annotated[Plays, Depends(_plays)]
+SolverDep = Annotated[Solver, Depends(_solver)]
+
+
+@router.get("/games", response_model=list[GameInfo])
+def list_games() -> list[GameInfo]:
+    """The games this server deals, with their rules."""
+    return [
+        GameInfo(id=s.id, name=s.name, summary=s.summary, rules=s.rules, options=list(s.options))
+        for s in GAMES.values()
+    ]
+
+
+@router.post("/plays", response_model=PlayView, status_code=201)
+async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDep) -> PlayView:
+    """Start a game; the player's unfinished game of the same kind counts as abandoned."""
+    spec = load_game(body.game)
+    message = None
+    if body.position is not None:
+        state = deal_from_dict(body.position)
+        if state.spec.id != spec.id:
+            raise InvalidDealError(f"the position is a {state.spec.id!r} deal, not {spec.id!r}")
+    elif body.winnable:
+        search = await solver.winnable_deal(spec)
+        state, message = deal(spec, search.number), search.note
+    else:
+        state = deal(spec, body.deal if body.deal is not None else random_deal())
+    play = await run_in_threadpool(plays.start, who, state)
+    return play_view(play, message)
+
+
+@router.get("/plays/current", response_model=PlayView)
+def current_play(
+    who: Player,
+    plays: PlaysDep,
+    game: Annotated[str | None, Query(max_length=100, description="only a play of this game")] = None,
+) -> PlayView:
+    """The game the player touched last, to resume it (404 if there is none)."""
+    if game is not None:
+        game = load_game(game).id
+    play = plays.current(who, game)
+    if play is None:
+        raise NotFoundError("no game to resume")
+    return play_view(play)
+
+
+@router.get("/plays/{play_id}", response_model=PlayView)
+def get_play(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+    """One of the player's games."""
+    return play_view(plays.get(who, play_id))
+
+
+@router.post("/plays/{play_id}/moves", response_model=PlayView)
+def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) -> PlayView:
+    """Make a move; an illegal one is refused (409) with the rules' reason, and nothing changes."""
+
+    def act(play: Play) -> None:
+        move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
+        play.play(move, autoplay=body.autoplay)
+
+    return play_view(plays.change(who, play_id, act))
+
+
+@router.post("/plays/{play_id}/undo", response_model=PlayView)
+def undo(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+    """Take back the latest move (with the autoplay moves it set off)."""
+    return play_view(plays.change(who, play_id, Play.undo))
+
+
+@router.post("/plays/{play_id}/redo", response_model=PlayView)
+def redo(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+    """Make again what the latest undo took back."""
+    return play_view(plays.change(who, play_id, Play.redo_move))
+
+
+@router.post("/plays/{play_id}/restart", response_model=PlayView)
+def restart(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+    """Back to the deal; redo replays the moves."""
+    return play_view(plays.change(who, play_id, Play.restart))
+
+
+@router.post("/plays/{play_id}/autoplay", response_model=PlayView)
+def autoplay(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+    """Send home the cards that can safely go now (none in games where that is not provably safe)."""
+    return play_view(plays.change(who, play_id, Play.autoplay))
+
+
+def _count_hint(play: Play) -> None:
+    play.record.hints += 1
+
+
+def _mark_assisted(play: Play) -> None:
+    play.record.assisted = True
+
+
+@router.post("/plays/{play_id}/hint", response_model=VerdictView)
+async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
+    """The first move of a winning line from here, if the solver finds one in a few seconds."""
+    play = await run_in_threadpool(plays.change, who, play_id, _count_hint)
+    verdict = await solver.verdict(play.state, solver.budgets.hint)
+    return _verdict_view(play, verdict, solver.budgets.hint, first_only=True)
+
+
+@router.post("/plays/{play_id}/verdict", response_model=VerdictView)
+async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
+    """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
+    play = await run_in_threadpool(plays.get, who, play_id)
+    found = await solver.verdict(play.state, solver.budgets.verdict)
+    return _verdict_view(play, found, solver.budgets.verdict, first_only=True)
+
+
+@router.post("/plays/{play_id}/solution", response_model=VerdictView)
+async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
+    """The solver's whole winning line from here, for "show me"; marks the game as assisted."""
+    play = await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
+    found = await solver.verdict(play.state, solver.budgets.line)
+    return _verdict_view(play, found, solver.budgets.line, first_only=False)
+
+
+def _verdict_view(play: Play, found: Verdict, budget: float, *, first_only: bool) -> VerdictView:
+    state = play.state.copy()
+    views = []
+    for move in found.moves[:1] if first_only else found.moves:
+        views.append(move_view(state, move))
+        state.push(move)
+    return VerdictView(
+        status=found.status,
+        moves=views,
+        seconds=round(found.seconds, 3),
+        states=found.states,
+        message=_verdict_message(play, found, budget),
+        at=play.moves,
+    )
+
+
+def _verdict_message(play: Play, found: Verdict, budget: float) -> str:
+    if play.state.is_won():
+        return "the game is won"
+    if found.status == "won":
+        return f"winnable: the solver found a win in {len(found.moves)} moves"
+    if found.status == "unwinnable":
+        return "not winnable from here: the solver proved that no line of play wins"
+    return f"unknown: the solver could not decide within {budget:g} s"
+
+
+@router.get("/stats", response_model=StatsView)
+def stats(who: Player, plays: PlaysDep) -> StatsView:
+    """Played, won, win rate and streaks per game, and the past games, newest first."""
+    store = plays.store
+    return StatsView(
+        games=[
+            GameStatsView(
+                game=s.game,
+                name=_name(s.game),
+                played=s.played,
+                won=s.won,
+                win_rate=round(s.win_rate, 4),
+                current_streak=s.current_streak,
+                best_streak=s.best_streak,
+            )
+            for s in game_stats(store.finished(who))
+        ],
+        history=[
+            PastPlay(
+                id=r.id,
+                game=r.game,
+                deal=r.deal,
+                status=r.status,
+                moves=len(r.moves),
+                seconds=round(r.seconds, 1),
+                assisted=r.assisted,
+                finished=r.finished,
+            )
+            for r in store.history(who)
+        ],
+    )
+
+
+def _name(game: str) -> str:
+    try:
+        return load_game(game).name
+    except UnknownGameError:
+        return game

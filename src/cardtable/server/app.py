@@ -1,0 +1,89 @@
+"""The FastAPI application: the API, the page and its static files, the solver's workers.
+
+:func:`create_app` takes everything it needs as arguments (the store, the
+executor the solver runs on, its budgets), so tests build apps with a temporary
+database and a thread pool, and ``cardtable serve`` with worker processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+import cardtable
+from cardtable.server import errors
+from cardtable.server.api import router
+from cardtable.server.guard import Guard
+from cardtable.server.players import welcome
+from cardtable.server.plays import Plays
+from cardtable.server.solving import Budgets, Solver
+from cardtable.store import Store
+
+STATIC: Final = Path(str(files("cardtable.server") / "static"))
+LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def solver_processes() -> Executor:
+    """Worker processes for the solver: started fresh (spawn), never forked from a busy server."""
+    workers = max(1, min(2, (os.cpu_count() or 2) - 1))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def create_app(
+    store: Store,
+    *,
+    executor: Executor | Callable[[], Executor] = solver_processes,
+    budgets: Budgets | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+) -> FastAPI:
+    """The app over ``store``; ``allowed_hosts`` guards a loopback server from DNS rebinding."""
+    pool = executor() if callable(executor) else executor
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(
+        title="cardtable",
+        version=cardtable.__version__,
+        summary="Play patience games in the browser: Alexander the Great, its Lucie form, Acey and Kingsley.",
+        lifespan=lifespan,
+    )
+    app.state.plays = Plays(store)
+    app.state.solver = Solver(pool, budgets)
+    errors.install(app)
+    app.include_router(router)
+    _pages(app)
+    app.add_middleware(Guard)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    return app
+
+
+def _pages(app: FastAPI) -> None:
+    """The two pages; each visit makes sure the browser has its player cookie."""
+
+    def page(name: str) -> Callable[[Request], FileResponse]:
+        def serve(request: Request) -> FileResponse:
+            response = FileResponse(STATIC / name)
+            welcome(request, response)
+            return response
+
+        return serve
+
+    app.get("/", include_in_schema=False)(page("index.html"))
+    app.get("/stats", include_in_schema=False)(page("stats.html"))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

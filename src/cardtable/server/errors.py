@@ -1,0 +1,64 @@
+"""Every refusal becomes a 4xx answer with a sentence in ``detail``; nothing becomes a 500.
+
+The core's errors already say what is wrong and where (style.md), so their text
+goes out as it is. Validation errors of pydantic are boiled down to one line
+naming the field, with the full list kept under ``errors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from cardtable.core.errors import CardtableError, IllegalMoveError
+from cardtable.server.play import NothingToDoError
+from cardtable.server.plays import NotFoundError
+from cardtable.server.solving import SolverBusyError
+from cardtable.store import ConflictError
+
+STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
+    (NotFoundError, 404),
+    (IllegalMoveError, 409),
+    (NothingToDoError, 409),
+    (ConflictError, 409),
+    (SolverBusyError, 503),
+    (CardtableError, 422),  # unknown game, malformed deal or move, bad notation
+)
+
+
+def status_of(error: Exception) -> int:
+    """The HTTP status for one of our errors."""
+    for kind, status in STATUS:
+        if isinstance(error, kind):
+            return status
+    return 400
+
+
+def _problem(status: int, detail: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"detail": detail, **extra}, status_code=status)
+
+
+async def _ours(request: Request, error: Exception) -> JSONResponse:
+    return _problem(status_of(error), str(error))
+
+
+async def _invalid(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = error.errors()
+    first = problems[0] if problems else {"loc": (), "msg": "invalid request"}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+    detail = f"{where}: {message}" if where else message
+    return _problem(
+        422, detail, errors=[{"loc": list(p.get("loc", ())), "msg": p.get("msg")} for p in problems]
+    )
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on ``app``."""
+    for kind, _ in STATUS:
+        app.add_exception_handler(kind, _ours)
+    app.add_exception_handler(RequestValidationError, _invalid)

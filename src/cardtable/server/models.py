@@ -1,0 +1,164 @@
+"""The API's request and response bodies, checked by pydantic and listed in the OpenAPI schema.
+
+Requests are strict and small: unknown fields are refused, strings and lists
+have maximum lengths. Moves and positions travel as the JSON objects of
+formats.md and are read by :mod:`cardtable.formats`, the one reader of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL
+
+
+class Strict(BaseModel):
+    """A request body: unknown fields are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewPlay(Strict):
+    """Start a game: a numbered deal, a random one, a winnable one, or a given position."""
+
+    game: str = Field(
+        min_length=1,
+        max_length=100,
+        description="a game id, options allowed: alexander-the-great-lucie(redeals=0)",
+    )
+    deal: int | None = Field(None, ge=MIN_DEAL, le=MAX_DEAL, description="deal number; random if absent")
+    position: dict[str, Any] | None = Field(
+        None, description="a deal object of formats.md (any legal position) to start from"
+    )
+    winnable: bool = Field(False, description="draw deals until the solver proves one winnable")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> NewPlay:
+        if sum((self.deal is not None, self.position is not None, self.winnable)) > 1:
+            raise ValueError("give at most one of 'deal', 'position' and 'winnable'")
+        return self
+
+
+class MoveRequest(Strict):
+    """A move, as a formats.md object or in the terminal notation (``t3 f1``, ``t3``, ``d``)."""
+
+    move: dict[str, Any] | None = Field(
+        None,
+        description='a move object of formats.md: {"from": "fan/3", "to": "foundation/0", "card": "7C"},'
+        ' {"deal": "stock"} or {"redeal": null}',
+    )
+    text: str | None = Field(None, min_length=1, max_length=40, description="terminal notation: t3 f1")
+    autoplay: bool = Field(False, description="then send home the cards that can safely go")
+
+    @model_validator(mode="after")
+    def _one_form(self) -> MoveRequest:
+        if (self.move is None) == (self.text is None):
+            raise ValueError("give exactly one of 'move' and 'text'")
+        return self
+
+
+class MoveView(BaseModel):
+    """A move as formats.md writes it, plus its terminal notation."""
+
+    kind: Literal["card", "deal", "redeal"]
+    source: str | None = Field(default=None, serialization_alias="from")
+    to: str | None = None
+    card: str | None = None
+    text: str = Field(description="the move in terminal notation, such as 't3 f1'")
+
+
+class PileView(BaseModel):
+    """One pile as the page draws it; the stock's cards are face down, so only counted."""
+
+    id: str = Field(description="formats.md pile name, such as 'fan/3'")
+    group: str
+    code: str = Field(description="the pile's code in the terminal notation, such as 't3'")
+    cards: list[str] = Field(description="face-up cards, bottom first; empty for the stock")
+    count: int
+    base: Literal["A", "K"] | None = Field(None, description="foundations: the rank they start from")
+    direction: Literal["up", "down"] | None = None
+    takes: bool = Field(description="whether cards may ever be placed on it")
+
+
+class PlayView(BaseModel):
+    """A play as the page shows it: the table, what may be done, and how it stands."""
+
+    id: str
+    game: str
+    name: str
+    deal: int | None
+    status: Literal["playing", "won", "lost", "abandoned"]
+    moves: int
+    redo: int
+    seconds: float = Field(description="time spent playing, idle gaps capped")
+    assisted: bool = Field(description="the solver played moves of this game ('show me')")
+    hints: int
+    redeals_left: int | None = Field(description="null in games without a redeal")
+    can_deal: bool
+    can_redeal: bool
+    autoplay_safe: bool = Field(description="whether autoplay may send cards home now")
+    piles: list[PileView]
+    legal: list[MoveView]
+    last: list[MoveView] = Field(description="the moves the latest action made (or took back)")
+    message: str | None = None
+
+
+class GameInfo(BaseModel):
+    """A game the server can deal."""
+
+    id: str
+    name: str
+    summary: str
+    rules: str
+    options: list[str]
+
+
+class VerdictView(BaseModel):
+    """What the solver found from the current position."""
+
+    status: Literal["won", "unwinnable", "unknown"]
+    moves: list[MoveView] = Field(description="the winning line (for a hint: its first move only)")
+    seconds: float
+    states: int
+    message: str
+    at: int = Field(description="the number of moves of the position it answers for")
+
+
+class GameStatsView(BaseModel):
+    """A player's record at one game."""
+
+    game: str
+    name: str
+    played: int
+    won: int
+    win_rate: float
+    current_streak: int
+    best_streak: int
+
+
+class PastPlay(BaseModel):
+    """One finished play in the history."""
+
+    id: str
+    game: str
+    deal: int | None
+    status: Literal["playing", "won", "lost", "abandoned"]
+    moves: int
+    seconds: float
+    assisted: bool
+    finished: float | None
+
+
+class StatsView(BaseModel):
+    """The statistics page: per game, then the past plays newest first."""
+
+    games: list[GameStatsView]
+    history: list[PastPlay]
+
+
+class Problem(BaseModel):
+    """An error: what was wrong, in words for a person."""
+
+    detail: str

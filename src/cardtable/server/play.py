@@ -1,0 +1,209 @@
+"""A saved play brought to life: replayed from its record, changed by the player, written back.
+
+A record is the deal plus the moves (as formats.md writes them), so loading
+replays them through :meth:`State.push_checked`: what is stored is always a
+legal game. Undo works in groups: a move and the autoplay moves it set off are
+taken back and redone together.
+"""
+
+from __future__ import annotations
+
+import secrets
+from functools import cache
+from typing import Any, Final
+
+from cardtable.core.errors import CardtableError, IllegalMoveError
+from cardtable.core.move import Move
+from cardtable.core.spec import GameSpec
+from cardtable.core.state import State
+from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
+from cardtable.solver.prune import Pruner
+from cardtable.store.records import PlayRecord, Status
+
+IDLE_CAP: Final = 300.0
+"""Seconds at most counted between two actions: a tab left open overnight is not play time."""
+
+
+class NothingToDoError(CardtableError):
+    """Undo with no move made, redo with nothing taken back, or a change to a won game."""
+
+
+@cache
+def pruner(spec: GameSpec) -> Pruner:
+    """The solver's knowledge of a game, made once: autoplay asks it what is safe."""
+    return Pruner(spec)
+
+
+def safe_home_move(state: State) -> Move | None:
+    """A move to a foundation that provably never spoils a win, or None.
+
+    The proof is the solver's (:meth:`Pruner.safe_home`): in-suit one-deck
+    games whose foundations never give a card back, once no redeal can undo
+    the argument. Elsewhere (Acey and Kingsley) autoplay does nothing.
+    """
+    rules = pruner(state.spec)
+    if not rules.safe_home(state):
+        return None
+    found = rules.home_move(state)
+    return None if found is None else state.move_at(*found)
+
+
+Entry = tuple[Move, bool]  # a move and whether autoplay made it
+
+
+class Play:
+    """A play in memory: the position, which moves were automatic, and the redo line."""
+
+    def __init__(self, record: PlayRecord) -> None:
+        self.record = record
+        self.state = deal_from_dict(record.start)
+        self.auto: list[bool] = []
+        self.last: list[Move] = []  # the moves the latest action made, for the page to animate
+        for entry in record.moves:
+            self._push(move_from_dict(entry), bool(entry.get("auto")))
+        self.redo: list[Entry] = [(move_from_dict(e), bool(e.get("auto"))) for e in record.redo]
+        self.last.clear()
+
+    @classmethod
+    def new(cls, player: str, state: State, now: float) -> Play:
+        """A fresh play of ``state`` (a numbered deal or any legal position)."""
+        record = PlayRecord(
+            id=secrets.token_urlsafe(9),
+            player=player,
+            game=state.spec.id,
+            deal=state.deal_number,
+            start=deal_to_dict(state),
+            created=now,
+            updated=now,
+        )
+        return cls(record)
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        """Won, lost (no move and no redeal left), or still playing."""
+        if self.record.status == "abandoned":
+            return "abandoned"
+        if self.state.is_won():
+            return "won"
+        return "lost" if self.state.is_lost() else "playing"
+
+    @property
+    def moves(self) -> int:
+        """How many moves were made, automatic ones included."""
+        return len(self.auto)
+
+    # -- changing ------------------------------------------------------------
+
+    def play(self, move: Move, *, autoplay: bool = False) -> None:
+        """Make a player's move, then (if asked) the safe moves to the foundations."""
+        self._check_open()
+        reason = self.state.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self.last = []
+        self._push(move, False)
+        if self.redo and _same(self.redo[0][0], move):
+            del self.redo[: self._group_length(self.redo)]
+        else:
+            self.redo.clear()
+        if autoplay:
+            self._autoplay()
+
+    def autoplay(self) -> None:
+        """Send home every card that can safely go (see :func:`safe_home_move`), as one group."""
+        self._check_open()
+        self.last = []
+        self._autoplay(first_by_hand=True)
+
+    def undo(self) -> None:
+        """Take back the latest move and the autoplay moves it set off."""
+        self._check_open()
+        if not self.auto:
+            raise NothingToDoError("nothing to undo: no move has been made")
+        group: list[Entry] = []
+        while True:
+            auto = self.auto.pop()
+            group.append((self.state.pop(), auto))
+            if not auto or not self.auto:
+                break
+        group.reverse()
+        self.redo[:0] = group
+        self.last = [move for move, _ in group]
+
+    def redo_move(self) -> None:
+        """Make again the moves the latest undo took back."""
+        self._check_open()
+        if not self.redo:
+            raise NothingToDoError("nothing to redo")
+        group = self.redo[: self._group_length(self.redo)]
+        del self.redo[: len(group)]
+        for move, auto in group:
+            reason = self.state.why_illegal(move)
+            if reason is not None:  # cannot happen: the forward line was legal
+                raise IllegalMoveError(reason)
+            self._push(move, auto)
+        self.last = [move for move, _ in group]
+
+    def restart(self) -> None:
+        """Back to the deal; every move made goes onto the redo line."""
+        self._check_open()
+        entries: list[Entry] = []
+        while self.auto:
+            entries.append((self.state.pop(), self.auto.pop()))
+        entries.reverse()
+        self.redo[:0] = entries
+        self.last = []
+
+    def save_to(self, now: float) -> PlayRecord:
+        """The record with this play's moves, status and play time, ready to write."""
+        record = self.record
+        record.seconds += min(max(0.0, now - record.updated), IDLE_CAP)
+        record.updated = now
+        record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
+        record.redo = [_entry(move, auto) for move, auto in self.redo]
+        status = self.status
+        if status != record.status:
+            record.finished = now if status != "playing" else None
+            record.status = status
+        return record
+
+    # -- helpers -------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.status == "won":
+            raise NothingToDoError("the game is won: start the next deal")
+        if self.status == "abandoned":
+            raise NothingToDoError("this game was abandoned for a new one")
+
+    def _push(self, move: Move, auto: bool) -> None:
+        self.state.push_checked(move)
+        self.auto.append(auto)
+        self.last.append(self.state.peek())
+
+    def _autoplay(self, *, first_by_hand: bool = False) -> None:
+        auto = not first_by_hand
+        while (move := safe_home_move(self.state)) is not None:
+            self._push(move, auto)
+            auto = True
+
+    @staticmethod
+    def _group_length(line: list[Entry]) -> int:
+        """How many entries the first undo group of a forward line holds."""
+        length = 1
+        while length < len(line) and line[length][1]:
+            length += 1
+        return length
+
+
+def _same(a: Move, b: Move) -> bool:
+    """Whether two moves are the same play (a redeal is the same whatever fans it carries)."""
+    return a.kind == b.kind and a.source == b.source and a.target == b.target and a.card == b.card
+
+
+def _entry(move: Move, auto: bool) -> dict[str, Any]:
+    entry = move_to_dict(move)
+    if auto:
+        entry["auto"] = True
+    return entry

@@ -1,0 +1,57 @@
+"""The players' plays: each change loads, applies and saves under one lock.
+
+A change either happens whole and is written in one transaction, or raises and
+leaves the stored play as it was: a refused move never changes stored data.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from cardtable.core.errors import CardtableError
+from cardtable.core.state import State
+from cardtable.server.play import Play
+from cardtable.store import Store
+
+
+class NotFoundError(CardtableError):
+    """No such play, or not this player's: the two look the same from outside."""
+
+
+class Plays:
+    """Start, find and change plays, for one player at a time."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._lock = threading.Lock()
+
+    def start(self, player: str, state: State) -> Play:
+        """A new play of ``state``; the player's unfinished one of the same game is abandoned."""
+        now = self.clock()
+        play = Play.new(player, state, now)
+        with self._lock:
+            self.store.start(play.save_to(now))  # a deal with no move at all is lost at once
+        return play
+
+    def get(self, player: str, play_id: str) -> Play:
+        """The player's play with this id."""
+        record = self.store.get(player, play_id)
+        if record is None:
+            raise NotFoundError(f"no game {play_id!r}")
+        return Play(record)
+
+    def current(self, player: str, game: str | None = None) -> Play | None:
+        """The play the player touched last (of ``game``), to resume it."""
+        record = self.store.latest(player, game)
+        return None if record is None else Play(record)
+
+    def change(self, player: str, play_id: str, action: Callable[[Play], object]) -> Play:
+        """Apply ``action`` to the play and save it, or save nothing if it raises."""
+        with self._lock:
+            play = self.get(player, play_id)
+            action(play)
+            self.store.save(play.save_to(self.clock()))
+        return play

@@ -1,0 +1,172 @@
+"""The solver behind hints, "still winnable?", "show me" and winnable-only deals.
+
+Searches run in worker processes, so the server keeps answering while one
+thinks (a pure-Python search holds the GIL). A worker gets the position as a
+formats.md deal object and sends back formats.md moves: nothing but JSON-able
+data crosses the process boundary. A won line is remembered for every position
+along it, so asking for hint after hint while following the line costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import OrderedDict
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardtable.core.deals import deal
+from cardtable.core.errors import CardtableError
+from cardtable.core.move import Move
+from cardtable.core.spec import GameSpec
+from cardtable.core.state import State
+from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
+from cardtable.solver import Limit, solve
+from cardtable.solver.search import Status
+
+CACHE_SIZE: Final = 20_000
+RANDOM_DEALS: Final = 999_999
+"""New games draw deal numbers from 1 to this: short enough to read out and type again."""
+
+
+class SolverBusyError(CardtableError):
+    """Too many searches are already waiting for a worker."""
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Seconds (and table size) each kind of question may cost."""
+
+    hint: float = 3.0
+    verdict: float = 5.0
+    line: float = 6.0
+    per_deal: float = 1.5  # winnable-only: each deal tried
+    deals: int = 12  # winnable-only: deals tried at most
+    search: float = 15.0  # winnable-only: seconds in all
+    table: int = 600_000  # positions a search may remember (about 150 MB)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the solver says about a position; ``moves`` is a winning line when won."""
+
+    status: Status
+    moves: tuple[Move, ...] = ()
+    seconds: float = 0.0
+    states: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DealSearch:
+    """The outcome of a winnable-only new game: the deal chosen and what is known of it."""
+
+    number: int
+    proven: bool
+    tried: int
+    seconds: float
+
+    @property
+    def note(self) -> str:
+        """A sentence for the player that says honestly what was found."""
+        if self.proven:
+            tries = "the first deal tried" if self.tried == 1 else f"after {self.tried} deals tried"
+            return f"deal {self.number} is winnable: the solver proved it ({tries}, {self.seconds:.1f} s)"
+        return (
+            f"no deal proved winnable in {self.seconds:.0f} s ({self.tried} tried);"
+            f" deal {self.number} may or may not be winnable"
+        )
+
+
+def random_deal() -> int:
+    """A deal number for a new game."""
+    return secrets.randbelow(RANDOM_DEALS) + 1
+
+
+def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict[str, Any]:
+    """Solve a deal object in a worker process; the verdict as JSON-able data."""
+    result = solve(deal_from_dict(position), Limit(seconds=seconds, table=table))
+    return {
+        "status": result.status,
+        "moves": [move_to_dict(m) for m in result.moves],
+        "seconds": result.seconds,
+        "states": result.states,
+        "reason": result.reason,
+    }
+
+
+def _key(state: State) -> tuple[str, int, bytes]:
+    return state.spec.id, state.seed, state.key()
+
+
+class Solver:
+    """Runs searches on an executor, a few at a time, and remembers their verdicts."""
+
+    def __init__(self, executor: Executor, budgets: Budgets | None = None, *, queue: int = 6) -> None:
+        self.executor = executor
+        self.budgets = budgets or Budgets()
+        self.queue = queue
+        self._waiting = 0
+        self._known: OrderedDict[tuple[str, int, bytes], Verdict] = OrderedDict()
+
+    async def verdict(self, state: State, seconds: float) -> Verdict:
+        """Won (with a line), unwinnable, or unknown after ``seconds`` of search."""
+        key = _key(state)
+        known = self._known.get(key)
+        if known is not None:
+            self._known.move_to_end(key)
+            return known
+        if self._waiting >= self.queue:
+            raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
+        self._waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(
+                self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
+            )
+        finally:
+            self._waiting -= 1
+        verdict = Verdict(
+            status=found["status"],
+            moves=tuple(move_from_dict(m) for m in found["moves"]),
+            seconds=found["seconds"],
+            states=found["states"],
+            reason=found["reason"],
+        )
+        self._remember(state, verdict)
+        return verdict
+
+    def _remember(self, state: State, verdict: Verdict) -> None:
+        """Keep a proven verdict, and for a won line every position along it."""
+        if verdict.status == "unknown":
+            return
+        self._store(_key(state), verdict)
+        if verdict.status == "won":
+            walk = state.copy()
+            for index, move in enumerate(verdict.moves[:-1]):
+                walk.push(move)
+                self._store(_key(walk), Verdict("won", verdict.moves[index + 1 :]))
+
+    def _store(self, key: tuple[str, int, bytes], verdict: Verdict) -> None:
+        self._known[key] = verdict
+        self._known.move_to_end(key)
+        while len(self._known) > CACHE_SIZE:
+            self._known.popitem(last=False)
+
+    async def winnable_deal(self, spec: GameSpec) -> DealSearch:
+        """Draw deal numbers until the solver proves one winnable, within the budgets."""
+        budgets = self.budgets
+        started = time.monotonic()
+        number, tried = 0, 0
+        while tried < budgets.deals:
+            left = budgets.search - (time.monotonic() - started)
+            if left <= 0.05:
+                break
+            number = random_deal()
+            tried += 1
+            verdict = await self.verdict(deal(spec, number), min(budgets.per_deal, left))
+            if verdict.status == "won":
+                return DealSearch(number, True, tried, time.monotonic() - started)
+        return DealSearch(number or random_deal(), False, tried, time.monotonic() - started)

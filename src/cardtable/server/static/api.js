@@ -1,0 +1,28 @@
+// The JSON API, as promises; a refusal becomes an ApiError carrying the server's reason.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "the server cannot be reached; is `cardtable serve` still running?");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
+  return data;
+}
+
+export const get = (path) => request("GET", path);
+export const post = (path, body) => request("POST", path, body);

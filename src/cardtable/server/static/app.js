@@ -1,0 +1,370 @@
+// The page: the toolbar, the status line, dialogs and keys around the table.
+// Every action is a call to the JSON API; the answer is the new table, drawn whole.
+
+import { ApiError, get, post } from "./api.js";
+import { cardText } from "./cards.js";
+import { Table } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const IDLE_CAP = 300; // seconds: as the server counts play time
+const DEFAULT_GAME = "alexander-the-great";
+const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
+const store = (key, value) => localStorage.setItem(`cardtable.${key}`, value);
+
+const page = {
+  view: null,
+  games: [],
+  received: 0, // performance.now() when the view arrived, for the clock
+  show: null, // the running "show me": {stop: bool}
+  busy: 0,
+  timings: [], // milliseconds from a click or drop to the redrawn table
+};
+window.cardtable = page;
+
+const table = new Table($("table"), {
+  drop: (from, to, card, started) => playMove({ move: { from, to, card } }, started),
+  smart: (from, started) => playMove({ text: page.view.piles.find((p) => p.id === from).code }, started),
+  deal: (started) => (page.view.can_deal ? playMove({ move: { deal: "stock" } }, started) : toast("the stock is empty")),
+  select: () => table.clearMarks("hint", "hint-target"),
+});
+page.table = table;
+
+// -- messages --------------------------------------------------------------
+
+let toastTimer = 0;
+function toast(text, seconds = 3.5) {
+  const el = $("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (el.hidden = true), seconds * 1000);
+}
+
+function clock(seconds) {
+  const s = Math.floor(seconds);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0");
+  return `${h ? `${h}:` : ""}${mm}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function playSeconds() {
+  const v = page.view;
+  if (!v || v.status !== "playing") return v ? v.seconds : 0;
+  return v.seconds + Math.min(IDLE_CAP, (performance.now() - page.received) / 1000);
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function showFacts() {
+  const v = page.view;
+  if (!v) return;
+  const facts = [plural(v.moves, "move"), clock(playSeconds())];
+  const stock = v.piles.find((p) => p.group === "stock");
+  if (stock) facts.push(`stock ${stock.count}`);
+  if (v.assisted) facts.push("solver helped");
+  $("facts").textContent = facts.join(" · ");
+}
+setInterval(showFacts, 1000);
+
+// -- drawing a view --------------------------------------------------------
+
+function show(view, motion) {
+  const previous = page.view;
+  page.view = view;
+  page.received = performance.now();
+  table.draw(view, motion);
+  $("title").textContent = `${view.name} · ${view.deal === null ? "own position" : `deal ${view.deal}`}`;
+  document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
+  const game = $("game");
+  if (![...game.options].some((o) => o.value === view.game)) game.add(new Option(view.game, view.game));
+  game.value = view.game;
+  store("game", view.game);
+  $("undo").disabled = view.moves === 0 || view.status === "won";
+  $("redo").disabled = view.redo === 0 || view.status === "won";
+  $("restart").disabled = view.moves === 0 || view.status === "won";
+  const redeal = $("redeal");
+  redeal.hidden = view.redeals_left === null;
+  redeal.disabled = !view.can_redeal;
+  redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
+  showFacts();
+  if (view.message) toast(view.message, 6);
+  const changed = !previous || previous.id !== view.id || previous.status !== view.status;
+  if (changed && (view.status === "won" || view.status === "lost")) finished(view);
+}
+
+function finished(view) {
+  stopShow();
+  const won = view.status === "won";
+  $("result-title").textContent = won ? "You won!" : "No moves left";
+  const deal = view.deal === null ? "Own position" : `Deal ${view.deal}`;
+  $("result-text").textContent = `${deal} of ${view.name}: ${plural(view.moves, "move")} in ${clock(view.seconds)}${
+    won ? (view.assisted ? ", with the solver's help." : ".") : ". Undo to try another way, or deal again."
+  }`;
+  $("result-undo").hidden = won;
+  const dialog = $("result");
+  if (!dialog.open) dialog.showModal();
+}
+
+// -- actions ---------------------------------------------------------------
+
+function refuse(error) {
+  if (!(error instanceof ApiError)) throw error;
+  toast(error.message);
+}
+
+/** Post a move; true if the server made it. ``started`` times click-to-redraw. */
+async function playMove(body, started) {
+  if (!page.view) return false;
+  stopShow();
+  try {
+    const view = await post(`/api/plays/${page.view.id}/moves`, { ...body, autoplay: $("autoplay").checked });
+    show(view, "forward");
+    if (started !== undefined) {
+      requestAnimationFrame(() => page.timings.push(performance.now() - started));
+    }
+    return true;
+  } catch (error) {
+    refuse(error);
+    return false;
+  }
+}
+
+async function act(path, motion) {
+  stopShow();
+  try {
+    show(await post(`/api/plays/${page.view.id}/${path}`), motion);
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+async function newGame(options = {}) {
+  stopShow();
+  const game = options.game || $("game").value || DEFAULT_GAME;
+  const body = { game };
+  if (options.deal !== undefined) body.deal = options.deal;
+  else if ($("winnable").checked) {
+    body.winnable = true;
+    toast("looking for a deal the solver proves winnable…", 20);
+  }
+  await busy(async () => {
+    try {
+      show(await post("/api/plays", body));
+    } catch (error) {
+      refuse(error);
+    }
+  });
+}
+
+async function switchGame(game) {
+  stopShow();
+  try {
+    show(await get(`/api/plays/current?game=${encodeURIComponent(game)}`));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) await newGame({ game });
+    else refuse(error);
+  }
+}
+
+/** Run a slow request with the solver buttons disabled and a wait cursor. */
+async function busy(work) {
+  page.busy++;
+  document.body.classList.add("busy");
+  for (const id of ["hint", "verdict", "show", "new"]) $(id).disabled = true;
+  try {
+    return await work();
+  } finally {
+    if (--page.busy === 0) {
+      document.body.classList.remove("busy");
+      for (const id of ["hint", "verdict", "show", "new"]) $(id).disabled = false;
+    }
+  }
+}
+
+async function ask(path, thinking) {
+  const id = page.view.id;
+  toast(thinking, 30);
+  return busy(async () => {
+    try {
+      const answer = await post(`/api/plays/${id}/${path}`);
+      return answer.at === page.view.moves && id === page.view.id ? answer : null;
+    } catch (error) {
+      refuse(error);
+      return null;
+    }
+  });
+}
+
+async function hint() {
+  const answer = await ask("hint", "the solver is looking for a winning move…");
+  if (!answer) return;
+  const move = answer.moves[0];
+  if (!move) {
+    toast(answer.message);
+    return;
+  }
+  table.hint(move);
+  const what = move.kind === "card" ? `${cardText(move.card)}: ${move.text}` : move.text;
+  toast(`Hint: ${what}`, 6);
+}
+
+async function verdict() {
+  const answer = await ask("verdict", "the solver is thinking…");
+  if (answer) toast(answer.message, 8);
+}
+
+function stopShow() {
+  if (page.show) page.show.stop = true;
+  page.show = null;
+  $("show").textContent = "Show me";
+}
+
+async function showMe() {
+  if (page.show) {
+    stopShow();
+    return;
+  }
+  const answer = await ask("solution", "the solver is working out a winning line…");
+  if (!answer) return;
+  if (answer.status !== "won" || !answer.moves.length) {
+    toast(answer.message, 8);
+    return;
+  }
+  toast(`${answer.message}; playing it`, 3);
+  const run = { stop: false };
+  page.show = run;
+  $("show").textContent = "Stop";
+  for (const move of answer.moves) {
+    await new Promise((done) => setTimeout(done, Number($("speed").value)));
+    if (run.stop) return;
+    const body = move.kind === "card" ? { from: move.from, to: move.to, card: move.card } : move.kind === "deal" ? { deal: "stock" } : { redeal: null };
+    try {
+      show(await post(`/api/plays/${page.view.id}/moves`, { move: body }), "forward");
+    } catch (error) {
+      refuse(error);
+      break;
+    }
+    if (run.stop) return;
+  }
+  if (page.show === run) stopShow();
+}
+
+// -- controls and keys -----------------------------------------------------
+
+function wire() {
+  $("new").onclick = () => newGame();
+  $("game").onchange = (e) => switchGame(e.target.value);
+  $("deal-form").onsubmit = (e) => {
+    e.preventDefault();
+    const deal = Number($("deal-number").value);
+    if (Number.isInteger(deal) && deal >= 1) newGame({ deal });
+    else toast("a deal number is a whole number from 1");
+  };
+  $("undo").onclick = () => act("undo", "back");
+  $("redo").onclick = () => act("redo", "forward");
+  $("restart").onclick = () => act("restart");
+  $("hint").onclick = hint;
+  $("verdict").onclick = verdict;
+  $("show").onclick = showMe;
+  $("redeal").onclick = () => playMove({ move: { redeal: null } }, performance.now());
+  $("winnable").checked = stored("winnable", "false") === "true";
+  $("winnable").onchange = (e) => store("winnable", e.target.checked);
+  $("autoplay").checked = stored("autoplay", "true") === "true";
+  $("autoplay").onchange = (e) => {
+    store("autoplay", e.target.checked);
+    if (e.target.checked && page.view && page.view.status === "playing") act("autoplay", "forward");
+  };
+  $("command-form").onsubmit = async (e) => {
+    e.preventDefault();
+    const text = $("command").value.trim();
+    if (text && (await playMove({ text }, performance.now()))) $("command").value = "";
+  };
+  $("toast").onclick = () => ($("toast").hidden = true);
+  $("rules-button").onclick = showRules;
+  $("menu").onclick = () => {
+    const open = $("bar").classList.toggle("open");
+    $("menu").setAttribute("aria-expanded", open);
+    table.redraw();
+  };
+  $("rules-close").onclick = () => $("rules").close();
+  $("result-close").onclick = () => $("result").close();
+  $("result-undo").onclick = () => {
+    $("result").close();
+    act("undo", "back");
+  };
+  $("result-next").onclick = () => {
+    $("result").close();
+    newGame();
+  };
+  document.addEventListener("keydown", key);
+  window.addEventListener("resize", () => table.redraw());
+}
+
+function showRules() {
+  const base = page.view ? page.view.game.split("(")[0] : DEFAULT_GAME;
+  const game = page.games.find((g) => g.id === base);
+  if (!game) return;
+  $("rules-title").textContent = game.name;
+  $("rules-text").textContent = game.rules;
+  $("rules").showModal();
+}
+
+const KEYS = {
+  h: hint,
+  w: verdict,
+  s: showMe,
+  n: () => newGame(),
+  a: () => act("autoplay", "forward"),
+  d: () => playMove({ move: { deal: "stock" } }),
+  "?": showRules,
+};
+
+function key(e) {
+  if (document.querySelector("dialog[open]")) return;
+  const typing = e.target.closest("input:not([type=checkbox]), select, textarea");
+  const ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && !typing && e.key.toLowerCase() === "z") {
+    e.preventDefault();
+    act(e.shiftKey ? "redo" : "undo", e.shiftKey ? "forward" : "back");
+  } else if (ctrl && !typing && e.key.toLowerCase() === "y") {
+    e.preventDefault();
+    act("redo", "forward");
+  } else if (e.key === "Escape") {
+    table.unselect();
+    stopShow();
+    if (typing) e.target.blur();
+  } else if (!typing && !ctrl && !e.altKey) {
+    if (e.key === "/") {
+      e.preventDefault();
+      $("command").focus();
+    } else if (KEYS[e.key] && page.view) {
+      e.preventDefault();
+      KEYS[e.key]();
+    }
+  }
+}
+
+// -- start -----------------------------------------------------------------
+
+async function boot() {
+  wire();
+  page.games = await get("/api/games");
+  for (const g of page.games) $("game").add(new Option(g.name, g.id));
+  const params = new URLSearchParams(location.search);
+  if (params.has("game") || params.has("deal")) {
+    const deal = params.has("deal") ? Number(params.get("deal")) : undefined;
+    history.replaceState(null, "", "/");
+    await newGame({ game: params.get("game") || stored("game", DEFAULT_GAME), deal });
+    return;
+  }
+  try {
+    show(await get("/api/plays/current"));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    await newGame({ game: stored("game", DEFAULT_GAME) });
+  }
+}
+
+boot().catch((error) => toast(String(error.message || error), 10));

@@ -1,0 +1,50 @@
+// The statistics page: per game, then the past games, from GET /api/stats.
+
+import { get } from "./api.js";
+
+function row(cells, classes = []) {
+  const tr = document.createElement("tr");
+  cells.forEach((text, i) => {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (classes[i]) td.className = classes[i];
+    tr.append(td);
+  });
+  return tr;
+}
+
+function empty(body, columns, text) {
+  const tr = row([text]);
+  tr.firstChild.colSpan = columns;
+  tr.firstChild.className = "empty";
+  body.append(tr);
+}
+
+const minutes = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
+const RESULTS = { won: "won", lost: "lost", abandoned: "abandoned", playing: "playing" };
+
+async function main() {
+  const stats = await get("/api/stats");
+  const names = Object.fromEntries(stats.games.map((g) => [g.game, g.name]));
+  const games = document.querySelector("#per-game tbody");
+  for (const g of stats.games) {
+    games.append(
+      row(
+        [g.name, g.played, g.won, `${Math.round(g.win_rate * 100)}%`, g.current_streak, g.best_streak],
+        ["", "n", "n", "n", "n", "n"],
+      ),
+    );
+  }
+  if (!stats.games.length) empty(games, 6, "No game finished yet.");
+  const history = document.querySelector("#history tbody");
+  for (const p of stats.history) {
+    const when = p.finished ? new Date(p.finished * 1000).toLocaleString() : "";
+    const result = RESULTS[p.status] + (p.assisted ? " (solver helped)" : "");
+    history.append(
+      row([when, names[p.game] || p.game, p.deal ?? "own", result, p.moves, minutes(p.seconds)], ["", "", "n", p.status, "n", "n"]),
+    );
+  }
+  if (!stats.history.length) empty(history, 6, "No past games yet.");
+}
+
+main();

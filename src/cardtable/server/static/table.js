@@ -1,0 +1,346 @@
+// The table: draws a play's piles as SVG cards and turns pointer gestures into intents
+// (drop, click-click, double-click, deal). Mouse, pen and touch alike, by pointer events.
+// It never decides whether a move is legal: it highlights the targets the server listed.
+
+import { backSVG, cardLabel, faceSVG } from "./cards.js";
+import { capacities, layout } from "./layout.js";
+
+const DRAG_START = 6; // pixels a press must travel to become a drag
+const DOUBLE = 350; // milliseconds between the clicks of a double-click
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function caption(pile, short) {
+  if (pile.group === "foundation") {
+    const down = pile.direction === "down";
+    if (short) return `${pile.code} ${down ? "▼K" : "▲A"}`;
+    return down ? `${pile.code} ▼ K to A` : `${pile.code} ▲ A to K`;
+  }
+  if (pile.group === "stock") return short ? `${pile.code} · ${pile.count}` : `${pile.code} · ${pile.count} left`;
+  return pile.code;
+}
+
+export class Table {
+  /** ``root`` is the element to draw in; ``on`` holds the callbacks: drop(from, to, card) and
+   *  smart(from) return promises of whether the server took the move; deal(), select(). */
+  constructor(root, on) {
+    this.root = root;
+    this.on = on;
+    this.view = null;
+    this.geometry = null;
+    this.capacity = null;
+    this.playId = null;
+    this.selected = null;
+    this.press = null;
+    this.lastClick = { pile: null, at: 0 };
+    root.addEventListener("pointerdown", (e) => this.down(e));
+    root.addEventListener("pointermove", (e) => this.move(e));
+    root.addEventListener("pointerup", (e) => this.up(e));
+    root.addEventListener("pointercancel", () => this.cancel());
+    root.addEventListener("contextmenu", (e) => e.preventDefault());
+  }
+
+  pile(id) {
+    return this.view && this.view.piles.find((p) => p.id === id);
+  }
+
+  // -- drawing ---------------------------------------------------------------
+
+  /** Draw ``view``; ``motion`` says which moves to animate ("forward", "back" or none). */
+  draw(view, motion) {
+    const before = motion && !STILL.matches ? this.rects() : null;
+    if (view.id !== this.playId) {
+      this.playId = view.id;
+      this.capacity = capacities(view.piles);
+    }
+    this.view = view;
+    this.selected = null;
+    this.redraw();
+    if (before) this.animate(before, view.last, motion === "back");
+  }
+
+  redraw() {
+    const view = this.view;
+    if (!view) return;
+    const top = this.root.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(320, window.innerHeight - top - 8);
+    const g = (this.geometry = layout(view.piles, this.capacity, this.root.clientWidth, room));
+    const items = [];
+    for (const pile of view.piles) {
+      const box = g.boxes.get(pile.id);
+      const mark = pile.count === 0 && pile.base ? `<span class="base">${pile.base}${pile.direction === "down" ? "▼" : "▲"}</span>` : "";
+      items.push(
+        {
+          key: `slot|${pile.id}|${mark}`,
+          cls: `slot ${pile.group}${pile.count ? "" : " empty"}`,
+          data: { pile: pile.id },
+          style: `left:${box.x}px;top:${box.y}px;width:${g.cw}px;height:${g.ch}px`,
+          inner: mark,
+        },
+        {
+          key: `caption|${pile.id}|${caption(pile, g.cw < 80)}`,
+          cls: "caption",
+          style: `left:${box.x}px;top:${box.y + g.ch + 2}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
+          text: caption(pile, g.cw < 80),
+        },
+        ...this.cards(pile, box, g),
+      );
+    }
+    this.root.style.height = `${Math.ceil(g.height)}px`;
+    this.root.style.setProperty("--cw", `${g.cw}px`);
+    this.reconcile(items);
+    Object.assign(this.root.dataset, { moves: view.moves, status: view.status, game: view.game, deal: view.deal ?? "" });
+  }
+
+  /** Bring the table's elements in line with ``items``, keeping those whose key is unchanged:
+   *  a move then touches a few cards instead of rebuilding every SVG. */
+  reconcile(items) {
+    const old = this.elements || new Map();
+    const now = new Map();
+    for (const item of items) {
+      let el = old.get(item.key);
+      if (el) {
+        old.delete(item.key);
+        if (el.className !== item.cls) el.className = item.cls;
+        if (el.placed !== item.style) el.style.cssText = item.style;
+      } else {
+        el = document.createElement("div");
+        el.className = item.cls;
+        el.style.cssText = item.style;
+        Object.assign(el.dataset, item.data || {});
+        if (item.label) {
+          el.setAttribute("role", "img");
+          el.setAttribute("aria-label", item.label);
+        }
+        if (item.text !== undefined) el.textContent = item.text;
+        else el.innerHTML = item.inner;
+        this.root.append(el);
+      }
+      el.placed = item.style;
+      now.set(item.key, el);
+    }
+    for (const el of old.values()) el.remove();
+    this.elements = now;
+  }
+
+  cards(pile, box, g) {
+    const size = `width:${g.cw}px;height:${g.ch}px`;
+    if (pile.group === "stock") {
+      if (!pile.count) return [];
+      const under = { key: "stock-under", cls: "card back under", style: `left:${box.x + 3}px;top:${box.y + 3}px;${size}`, inner: backSVG };
+      const top = {
+        key: `stock|${pile.id}|${pile.count}`,
+        cls: "card back top",
+        data: { pile: pile.id },
+        style: `left:${box.x}px;top:${box.y}px;${size};z-index:2`,
+        label: `stock, ${pile.count} cards face down`,
+        inner: `${backSVG}<span class="count">${pile.count}</span>`,
+      };
+      return pile.count > 1 ? [under, top] : [top];
+    }
+    let first = 0;
+    if (pile.group === "foundation") first = Math.max(0, pile.count - 2);
+    if (pile.group === "waste") first = Math.max(0, pile.count - 3);
+    const out = [];
+    for (let i = first; i < pile.count; i++) {
+      const card = pile.cards[i];
+      const x = box.x + (pile.group === "foundation" ? 0 : (i - first) * box.step);
+      out.push({
+        key: `card|${pile.id}|${i}|${card}`,
+        cls: i === pile.count - 1 ? "card top" : "card",
+        data: { pile: pile.id, i, card },
+        style: `left:${x}px;top:${box.y}px;${size};z-index:${i + 1}`,
+        label: cardLabel(card),
+        inner: faceSVG(card),
+      });
+    }
+    return out;
+  }
+
+  rects() {
+    const out = new Map();
+    for (const el of this.root.querySelectorAll(".card[data-card]")) {
+      out.set(`${el.dataset.pile}|${el.dataset.card}`, el.getBoundingClientRect());
+    }
+    return out;
+  }
+
+  /** Slide each moved card from where it was to where it is now (FLIP). */
+  animate(before, moves, back) {
+    for (const move of moves || []) {
+      if (move.kind !== "card") continue;
+      const [from, to] = back ? [move.to, move.from] : [move.from, move.to];
+      const old = before.get(`${from}|${move.card}`);
+      const el = this.topCard(to, move.card);
+      if (!old || !el) continue;
+      const now = el.getBoundingClientRect();
+      el.style.transition = "none";
+      el.style.transform = `translate(${old.left - now.left}px, ${old.top - now.top}px)`;
+      el.classList.add("moving"); // above the rest, and not in the way of the next click
+      el.getBoundingClientRect(); // commit the start position before transitioning
+      el.style.transition = "transform 160ms ease-out";
+      el.style.transform = "";
+      el.addEventListener("transitionend", () => el.classList.remove("moving"), { once: true });
+    }
+  }
+
+  /** The element of a pile's top card, or of its topmost ``card``. */
+  topCard(pileId, card) {
+    const els = [...this.root.querySelectorAll(`.card[data-pile="${CSS.escape(pileId)}"]`)];
+    let best = null;
+    for (const el of els) {
+      if ((!card || el.dataset.card === card) && (!best || Number(el.dataset.i) > Number(best.dataset.i))) best = el;
+    }
+    return best;
+  }
+
+  slot(pileId) {
+    return this.root.querySelector(`.slot[data-pile="${CSS.escape(pileId)}"]`);
+  }
+
+  /** Mark a pile's top card (or its empty place) with a class. */
+  mark(pileId, name) {
+    const el = this.topCard(pileId) || this.slot(pileId);
+    if (el) el.classList.add(name);
+  }
+
+  clearMarks(...names) {
+    for (const name of names) for (const el of this.root.querySelectorAll(`.${name}`)) el.classList.remove(name);
+  }
+
+  showTargets(from) {
+    this.clearMarks("target");
+    for (const m of this.view.legal) if (m.kind === "card" && m.from === from) this.mark(m.to, "target");
+  }
+
+  select(pileId) {
+    this.unselect();
+    this.selected = pileId;
+    this.mark(pileId, "selected");
+    this.showTargets(pileId);
+  }
+
+  unselect() {
+    this.selected = null;
+    this.clearMarks("selected", "target");
+  }
+
+  /** Show the solver's move: the card to play and where it goes. */
+  hint(move) {
+    this.clearMarks("hint", "hint-target");
+    if (move.kind === "card") {
+      this.mark(move.from, "hint");
+      this.mark(move.to, "hint-target");
+    } else if (move.kind === "deal") {
+      this.mark("stock/0", "hint");
+    }
+  }
+
+  // -- gestures --------------------------------------------------------------
+
+  pileAt(target) {
+    const el = target.closest && target.closest("[data-pile]");
+    return el ? el.dataset.pile : null;
+  }
+
+  down(e) {
+    if (e.button !== 0 || !this.view) return;
+    const pileId = this.pileAt(e.target);
+    if (!pileId) return;
+    const pile = this.pile(pileId);
+    const el = pile && pile.group !== "stock" ? this.topCard(pileId) : null;
+    this.press = { pileId, el, x: e.clientX, y: e.clientY, dragging: false, id: e.pointerId };
+    if (el) e.preventDefault();
+  }
+
+  move(e) {
+    const p = this.press;
+    if (!p || p.id !== e.pointerId || !p.el) return;
+    const dx = e.clientX - p.x;
+    const dy = e.clientY - p.y;
+    if (!p.dragging) {
+      if (Math.hypot(dx, dy) < DRAG_START) return;
+      p.dragging = true;
+      this.root.setPointerCapture(e.pointerId);
+      this.unselect();
+      p.el.classList.add("dragging");
+      this.showTargets(p.pileId);
+    }
+    p.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  async up(e) {
+    const p = this.press;
+    this.press = null;
+    if (!p || p.id !== e.pointerId) return;
+    const started = performance.now();
+    if (!p.dragging) {
+      this.click(p.pileId, started);
+      return;
+    }
+    this.clearMarks("target");
+    const to = this.dropTarget(p.el, p.pileId);
+    const card = p.el.dataset.card;
+    const taken = to ? await this.on.drop(p.pileId, to, card, started) : false;
+    if (!taken) this.sendBack(p.el);
+  }
+
+  cancel() {
+    if (this.press && this.press.dragging) this.sendBack(this.press.el);
+    this.press = null;
+    this.clearMarks("target");
+  }
+
+  sendBack(el) {
+    if (!el.isConnected) return;
+    el.style.transition = "transform 180ms ease-out";
+    el.style.transform = "";
+    el.addEventListener("transitionend", () => el.classList.remove("dragging"), { once: true });
+  }
+
+  /** The pile the dragged card overlaps most, other than its own. */
+  dropTarget(el, from) {
+    const r = el.getBoundingClientRect();
+    const origin = this.root.getBoundingClientRect();
+    let best = null;
+    let bestArea = 0;
+    for (const [id, box] of this.geometry.boxes) {
+      if (id === from) continue;
+      const left = origin.left + box.x;
+      const top = origin.top + box.y;
+      const w = Math.max(0, Math.min(r.right, left + box.w) - Math.max(r.left, left));
+      const h = Math.max(0, Math.min(r.bottom, top + box.h) - Math.max(r.top, top));
+      if (w * h > bestArea) {
+        best = id;
+        bestArea = w * h;
+      }
+    }
+    return best;
+  }
+
+  /** A click: deal from the stock; pick a card, then where it goes; a quick second click
+   *  on the card just picked sends it home (or to its only place). */
+  click(pileId, started) {
+    const pile = this.pile(pileId);
+    const now = performance.now();
+    const double = this.lastClick.pile === pileId && now - this.lastClick.at < DOUBLE;
+    this.lastClick = { pile: null, at: 0 };
+    if (pile.group === "stock") {
+      this.unselect();
+      this.on.deal(started);
+    } else if (double) {
+      this.unselect();
+      if (pile.count) this.on.smart(pileId, started);
+    } else if (this.selected) {
+      const from = this.selected;
+      this.unselect();
+      if (from !== pileId) {
+        const source = this.pile(from);
+        this.on.drop(from, pileId, source.cards[source.cards.length - 1], started);
+      }
+    } else if (pile.count) {
+      this.select(pileId);
+      this.lastClick = { pile: pileId, at: now };
+      this.on.select(pileId);
+    }
+  }
+}

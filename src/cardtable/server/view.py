@@ -1,0 +1,77 @@
+"""What the page is sent: a play's table, its legal moves and its standing.
+
+The page never re-derives the rules: it highlights the targets listed in
+``legal`` and sends moves back for the server to judge.
+"""
+
+from __future__ import annotations
+
+from cardtable.core.cards import KING, card_name, card_names
+from cardtable.core.move import CARD, DEAL, Move
+from cardtable.core.notation import move_text, pile_code
+from cardtable.core.spec import Kind
+from cardtable.core.state import State
+from cardtable.server.models import MoveView, PileView, PlayView
+from cardtable.server.play import Play, pruner
+
+
+def move_view(state: State, move: Move) -> MoveView:
+    """A move of ``state`` for the page (its notation depends on the position)."""
+    if move.kind == CARD:
+        assert move.card is not None
+        return MoveView(
+            kind="card",
+            source=str(move.source),
+            to=str(move.target),
+            card=card_name(move.card),
+            text=move_text(state, move),
+        )
+    return MoveView(kind="deal" if move.kind == DEAL else "redeal", text=move_text(state, move))
+
+
+def pile_views(state: State) -> list[PileView]:
+    """Every pile, bottom card first; the stock face down."""
+    views = []
+    plan = state.plan
+    for index, (pid, cards) in enumerate(zip(plan.ids, state.piles)):
+        group = state.spec.group(pid.group)
+        base = group.bases[pid.index] if group.kind is Kind.FOUNDATION else None
+        views.append(
+            PileView(
+                id=str(pid),
+                group=pid.group,
+                code=pile_code(state, pid),
+                cards=[] if group.kind is Kind.STOCK else card_names(cards),
+                count=len(cards),
+                base=None if base is None else ("K" if base == KING else "A"),
+                direction=None if base is None else ("down" if base == KING else "up"),
+                takes=index in plan.targets,
+            )
+        )
+    return views
+
+
+def play_view(play: Play, message: str | None = None) -> PlayView:
+    """The whole play as the page shows it."""
+    state = play.state
+    record = play.record
+    return PlayView(
+        id=record.id,
+        game=state.spec.id,
+        name=state.spec.name,
+        deal=record.deal,
+        status=play.status,
+        moves=play.moves,
+        redo=len(play.redo),
+        seconds=round(record.seconds, 1),
+        assisted=record.assisted,
+        hints=record.hints,
+        redeals_left=state.redeals_left if state.spec.redeals or "redeals" in state.spec.options else None,
+        can_deal=state.can_deal(),
+        can_redeal=state.can_redeal(),
+        autoplay_safe=pruner(state.spec).safe_home(state),
+        piles=pile_views(state),
+        legal=[move_view(state, m) for m in state.legal_moves],
+        last=[move_view(state, m) for m in play.last],
+        message=message,
+    )

@@ -1,0 +1,163 @@
+"""The :class:`Store`: plays saved in SQLite, one transaction per change.
+
+Every move is written as it happens, in a transaction with ``synchronous=FULL``,
+so a game survives a closed tab, a restart or a crash of the server. Writes
+carry the version they read; a stale one (another tab moved meanwhile) fails
+with :class:`ConflictError` instead of overwriting.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+from cardtable.store.records import PlayRecord
+from cardtable.store.schema import migrate
+
+FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
+COLUMNS: Final = ", ".join(FIELDS)
+JSON_FIELDS: Final = frozenset({"start", "moves", "redo"})
+HISTORY_LIMIT: Final = 500
+
+
+class ConflictError(Exception):
+    """The play changed since it was read, or it is gone."""
+
+
+class Store:
+    """The plays of every player in one SQLite file (or ``":memory:"``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA busy_timeout = 5000")
+            migrate(self._db)
+
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, *args: Any) -> list[PlayRecord]:
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return [_record(row) for row in rows]
+
+    # -- reading -------------------------------------------------------------
+
+    def get(self, player: str, play_id: str) -> PlayRecord | None:
+        """The play with this id if it is ``player``'s, else None."""
+        found = self._query(f"SELECT {COLUMNS} FROM plays WHERE id = ? AND player = ?", play_id, player)
+        return found[0] if found else None
+
+    def latest(self, player: str, game: str | None = None) -> PlayRecord | None:
+        """The player's most recently changed play (of ``game``), abandoned ones aside."""
+        sql = f"SELECT {COLUMNS} FROM plays WHERE player = ? AND status != 'abandoned'"
+        args: list[Any] = [player]
+        if game is not None:
+            sql += " AND game = ?"
+            args.append(game)
+        found = self._query(sql + " ORDER BY updated DESC, rowid DESC LIMIT 1", *args)
+        return found[0] if found else None
+
+    def history(self, player: str, limit: int = HISTORY_LIMIT) -> list[PlayRecord]:
+        """The player's finished plays (won, lost, abandoned), newest first."""
+        return self._query(
+            f"SELECT {COLUMNS} FROM plays WHERE player = ? AND status != 'playing'"
+            " ORDER BY COALESCE(finished, updated) DESC, rowid DESC LIMIT ?",
+            player,
+            limit,
+        )
+
+    def finished(self, player: str) -> list[PlayRecord]:
+        """Every finished play of the player, for the statistics."""
+        return self._query(f"SELECT {COLUMNS} FROM plays WHERE player = ? AND status != 'playing'", player)
+
+    # -- writing -------------------------------------------------------------
+
+    def start(self, record: PlayRecord) -> None:
+        """Save a new play, abandoning the player's unfinished plays of the same game.
+
+        An unfinished play with moves counts as abandoned (a loss in the
+        statistics); one without a move is simply forgotten.
+        """
+        with self._transaction() as db:
+            db.execute(
+                "DELETE FROM plays WHERE player = ? AND game = ? AND status = 'playing' AND moves = '[]'",
+                (record.player, record.game),
+            )
+            db.execute(
+                "UPDATE plays SET status = 'abandoned', finished = ?, version = version + 1"
+                " WHERE player = ? AND game = ? AND status = 'playing'",
+                (record.created, record.player, record.game),
+            )
+            db.execute(
+                f"INSERT INTO plays ({COLUMNS}) VALUES ({', '.join('?' * len(FIELDS))})",
+                _row(record),
+            )
+
+    def save(self, record: PlayRecord) -> None:
+        """Write a changed play if nobody changed it since it was read; bump its version."""
+        with self._transaction() as db:
+            changed = db.execute(
+                "UPDATE plays SET moves = ?, redo = ?, status = ?, seconds = ?, assisted = ?, hints = ?,"
+                " updated = ?, finished = ?, version = version + 1"
+                " WHERE id = ? AND player = ? AND version = ?",
+                (
+                    _json(record.moves),
+                    _json(record.redo),
+                    record.status,
+                    record.seconds,
+                    int(record.assisted),
+                    record.hints,
+                    record.updated,
+                    record.finished,
+                    record.id,
+                    record.player,
+                    record.version,
+                ),
+            ).rowcount
+            if changed != 1:
+                raise ConflictError(f"play {record.id} changed meanwhile")
+        record.version += 1
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _row(record: PlayRecord) -> tuple[Any, ...]:
+    """The record as column values, its lists and dicts as JSON text."""
+    values = [getattr(record, name) for name in FIELDS]
+    return tuple(_json(v) if name in JSON_FIELDS else v for name, v in zip(FIELDS, values))
+
+
+def _record(row: tuple[Any, ...]) -> PlayRecord:
+    values = dict(zip(FIELDS, row))
+    for name in JSON_FIELDS:
+        values[name] = json.loads(values[name])
+    values["assisted"] = bool(values["assisted"])
+    return PlayRecord(**values)

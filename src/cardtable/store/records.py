@@ -1,0 +1,38 @@
+"""One saved play: the deal it started from, the moves made, the moves taken back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+Status = Literal["playing", "won", "lost", "abandoned"]
+FINISHED: Final[frozenset[str]] = frozenset({"won", "lost", "abandoned"})
+"""Statuses that count in the statistics. ``lost`` may turn back into ``playing``
+when the player takes moves back; ``abandoned`` (a new game was started while
+this one had moves) is final."""
+
+
+@dataclass
+class PlayRecord:
+    """A row of the ``plays`` table, with its JSON columns decoded.
+
+    ``moves`` and ``redo`` hold formats.md move objects; an entry may carry
+    ``"auto": true`` when autoplay made it, so undo takes it back with the move
+    that caused it. ``redo`` is the forward line: ``redo[0]`` is redone first.
+    """
+
+    id: str
+    player: str
+    game: str
+    deal: int | None
+    start: dict[str, Any]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    redo: list[dict[str, Any]] = field(default_factory=list)
+    status: Status = "playing"
+    seconds: float = 0.0
+    assisted: bool = False
+    hints: int = 0
+    created: float = 0.0
+    updated: float = 0.0
+    finished: float | None = None
+    version: int = 0

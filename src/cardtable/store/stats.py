@@ -1,0 +1,45 @@
+"""Statistics per game from the finished plays: played, won, win rate, streaks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cardtable.store.records import FINISHED, PlayRecord
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """A player's record at one game (an id with options is a game of its own)."""
+
+    game: str
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+
+    @property
+    def win_rate(self) -> float:
+        """Won over played, 0 when nothing was played."""
+        return self.won / self.played if self.played else 0.0
+
+
+def game_stats(plays: Iterable[PlayRecord]) -> list[GameStats]:
+    """The statistics of each game among ``plays``, finished ones only, oldest first.
+
+    A streak is a run of wins in the order the plays finished; a loss or an
+    abandoned play ends it. Games are listed in the order first played.
+    """
+    runs: dict[str, list[bool]] = {}
+    for play in sorted(plays, key=lambda p: (p.finished or p.updated, p.created)):
+        if play.status in FINISHED:
+            runs.setdefault(play.game, []).append(play.status == "won")
+    return [_stats(game, results) for game, results in runs.items()]
+
+
+def _stats(game: str, results: list[bool]) -> GameStats:
+    best = current = 0
+    for won in results:
+        current = current + 1 if won else 0
+        best = max(best, current)
+    return GameStats(game, len(results), sum(results), current, best)

@@ -1,0 +1,1 @@
+"""Tests of ``cardtable serve``: the store, the JSON API, and the page in a real browser."""

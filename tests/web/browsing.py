@@ -1,0 +1,128 @@
+"""How the browser tests act on the page: as a person would, by pointer and keys.
+
+Piles are found by their formats.md name (``data-pile``); a pile is clicked at
+the centre of its place, which its bottom card covers, as a person clicks a fan
+anywhere. The table's ``data-moves`` tells when the server's answer is drawn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from playwright.sync_api import Locator, Page, expect
+
+from cardtable import Move, State
+from cardtable.core.move import CARD
+
+SCREENSHOTS: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def centre(locator: Locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not on the page"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def slot(page: Page, pile: str) -> Locator:
+    return page.locator(f'#table .slot[data-pile="{pile}"]')
+
+
+def top_card(page: Page, pile: str) -> Locator:
+    return page.locator(f'#table .card.top[data-pile="{pile}"]')
+
+
+def table_at(page: Page, *, moves: int, **data: str | int) -> None:
+    """Wait until the table shows ``moves`` moves made (and the other data attributes)."""
+    wanted = "".join(f'[data-{key}="{value}"]' for key, value in {**data, "moves": moves}.items())
+    page.wait_for_selector(f"#table{wanted}")
+
+
+def moves_made(page: Page) -> int:
+    return int(page.get_attribute("#table", "data-moves") or 0)
+
+
+def open_deal(page: Page, game: str, number: int) -> None:
+    """Open the page, choose the game, type the deal number and press Go."""
+    page.goto("/")
+    page.wait_for_selector("#table .slot")
+    close_result(page)
+    page.select_option("#game", game)
+    page.wait_for_selector(f'#table[data-game="{game}"]')
+    close_result(page)
+    menu = page.locator("#menu")  # on a small screen the deal box is in the menu
+    if menu.is_visible() and menu.get_attribute("aria-expanded") == "false":
+        menu.click()
+    page.fill("#deal-number", str(number))
+    page.click("#deal-form button")
+    table_at(page, moves=0, game=game, deal=number)
+
+
+def close_result(page: Page) -> None:
+    """Close the won-or-lost message if a random deal happened to have no move at all."""
+    if page.locator("#result").is_visible():
+        page.click("#result-close")
+
+
+def click_pile(page: Page, pile: str) -> None:
+    page.mouse.click(*centre(slot(page, pile)))
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    """Press on the top card of ``source``, drag it over ``target``, let go."""
+    x, y = centre(top_card(page, source))
+    to_x, to_y = centre(slot(page, target))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 8, y + 8, steps=2)
+    page.mouse.move(to_x, to_y, steps=6)
+    page.mouse.up()
+
+
+def play(page: Page, move: dict[str, Any]) -> None:
+    """Make one formats.md move by clicks: the stock, the Redeal button, or a card then its place."""
+    made = moves_made(page)
+    if "deal" in move:
+        click_pile(page, "stock/0")
+    elif "redeal" in move:
+        page.click("#redeal")
+    else:
+        click_pile(page, move["from"])
+        expect(top_card(page, move["from"])).to_have_class("card top selected")
+        click_pile(page, move["to"])
+    table_at(page, moves=made + 1)
+
+
+def screenshot(page: Page, game: str) -> None:
+    """Save docs/screenshots/<game>.png once cards have landed and no message covers the table."""
+    expect(page.locator("#table .moving")).to_have_count(0)
+    if page.locator("#toast").is_visible():
+        page.click("#toast")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{game}.png"))
+
+
+def illegal_card_move(state: State) -> tuple[Move, str]:
+    """A card move the rules refuse onto another tableau pile or a foundation, with the reason."""
+    plan = state.plan
+    for source in plan.sources:
+        if not state.piles[source] or plan.ids[source].group == "foundation":
+            continue
+        for target in plan.targets:
+            if target == source:
+                continue
+            move = Move.card_move(plan.ids[source], plan.ids[target], state.piles[source][-1])
+            reason = state.why_illegal(move)
+            if reason is not None and "does not go on" in reason:
+                return move, reason
+    raise AssertionError("no illegal move found")
+
+
+def first_card_move(state: State) -> Move:
+    return next(m for m in state.legal_moves if m.kind == CARD)
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2

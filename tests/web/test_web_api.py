@@ -1,0 +1,468 @@
+"""The JSON API through FastAPI's TestClient: every endpoint, its refusals, and who sees what."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardtable import deal, load_game
+from cardtable.formats import move_to_dict
+from cardtable.server.app import create_app
+from cardtable.server.players import COOKIE
+from cardtable.solver import Limit, solve
+from cardtable.store import Store
+from web.positions import ACEY_WINNING_LINE, acey_nearly_won
+
+ALEXANDER = "alexander-the-great"
+LUCIE = "alexander-the-great-lucie"
+ACEY = "acey-and-kingsley"
+
+
+def start(client: TestClient, game: str = ALEXANDER, number: int | None = 10, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, **extra}
+    if number is not None:
+        body["deal"] = number
+    response = client.post("/api/plays", json=body)
+    assert response.status_code == 201, response.text
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def post(client: TestClient, path: str, body: Any = None, status: int = 200) -> dict[str, Any]:
+    response = client.post(path, json=body) if body is not None else client.post(path)
+    assert response.status_code == status, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def move(client: TestClient, play: str, status: int = 200, **body: Any) -> dict[str, Any]:
+    return post(client, f"/api/plays/{play}/moves", body, status)
+
+
+def winning_line(game: str, number: int) -> list[dict[str, Any]]:
+    result = solve(deal(load_game(game), number), Limit(seconds=20))
+    assert result.status == "won"
+    return [move_to_dict(m) for m in result.moves]
+
+
+# -- the catalogue, the pages, the cookie ---------------------------------------
+
+
+def test_games_lists_each_game_with_its_rules(client: TestClient) -> None:
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert {ALEXANDER, LUCIE, ACEY, "fan"} <= set(games)
+    assert "redeal" in games[LUCIE]["rules"].lower()
+    assert games[LUCIE]["options"] == ["redeals", "redeal_anytime"]
+
+
+def test_the_page_gives_a_player_cookie_that_scripts_cannot_read(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert '<main id="table"' in response.text
+    cookie = response.headers["set-cookie"].lower()
+    assert COOKIE in cookie and "httponly" in cookie and "samesite=lax" in cookie
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/stats").status_code == 200
+    assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+
+
+def test_a_forged_cookie_is_replaced_not_trusted(client: TestClient) -> None:
+    client.cookies.set(COOKIE, "../../etc/passwd")
+    response = client.get("/api/stats")
+    assert response.status_code == 200
+    assert "../" not in response.headers["set-cookie"]
+
+
+def test_openapi_schema_lists_every_endpoint(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/games",
+        "/api/plays",
+        "/api/plays/current",
+        "/api/plays/{play_id}",
+        "/api/plays/{play_id}/moves",
+        "/api/plays/{play_id}/undo",
+        "/api/plays/{play_id}/redo",
+        "/api/plays/{play_id}/restart",
+        "/api/plays/{play_id}/autoplay",
+        "/api/plays/{play_id}/hint",
+        "/api/plays/{play_id}/verdict",
+        "/api/plays/{play_id}/solution",
+        "/api/stats",
+    ):
+        assert path in paths
+
+
+# -- starting games --------------------------------------------------------------
+
+
+def test_a_numbered_deal_is_the_cores_deal(client: TestClient) -> None:
+    view = start(client, ALEXANDER, 10)
+    state = deal(load_game(ALEXANDER), 10)
+    assert view["deal"] == 10 and view["status"] == "playing" and view["moves"] == 0
+    fans = [p["cards"] for p in view["piles"] if p["group"] == "fan"]
+    assert len(fans) == 12 and sum(len(f) for f in fans) == 48
+    assert {m["text"] for m in view["legal"]} == {
+        f"t{m.source.index} {'f' if m.target.group == 'foundation' else 't'}{m.target.index}"
+        for m in state.legal_moves
+        if m.source and m.target
+    }
+    foundations = [(p["base"], p["direction"]) for p in view["piles"] if p["group"] == "foundation"]
+    assert foundations == [("A", "up"), ("A", "up"), ("K", "down"), ("K", "down")]
+    assert view["redeals_left"] is None and not view["can_redeal"]
+
+
+def test_the_stock_is_counted_but_face_down(client: TestClient) -> None:
+    view = start(client, ACEY, 3)
+    stock = next(p for p in view["piles"] if p["group"] == "stock")
+    assert stock["count"] == 66 and stock["cards"] == []
+    assert view["can_deal"] and any(m["kind"] == "deal" for m in view["legal"])
+
+
+def test_a_random_deal_and_game_options(client: TestClient) -> None:
+    view = start(client, "alexander-the-great-lucie( redeals = 0 )", None)
+    assert view["game"] == "alexander-the-great-lucie(redeals=0)"
+    assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] == 0
+
+
+def test_a_game_can_start_from_a_position(client: TestClient) -> None:
+    view = start(client, ACEY, None, position=acey_nearly_won())
+    assert view["deal"] is None and view["moves"] == 0
+    assert next(p for p in view["piles"] if p["id"] == "reserve/0")["cards"] == ["KS", "QS"]
+
+
+def test_winnable_only_proves_its_deal(client: TestClient) -> None:
+    view = start(client, ALEXANDER, None, winnable=True)
+    assert "is winnable: the solver proved it" in view["message"]
+    assert solve(deal(load_game(ALEXANDER), view["deal"]), Limit(seconds=20)).status == "won"
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "klondike"}, "unknown game: 'klondike'"),
+        ({"game": "alexander-the-great-lucie(redeals=x)"}, "takes a whole number"),
+        ({"game": ALEXANDER, "deal": 0}, "deal: Input should be greater than or equal to 1"),
+        ({"game": ALEXANDER, "deal": 2**31}, "deal: Input should be less than or equal to"),
+        ({"game": ALEXANDER, "deal": "ten"}, "deal: Input should be a valid integer"),
+        ({"game": ALEXANDER, "deal": 1, "winnable": True}, "at most one of"),
+        ({"game": ALEXANDER, "colour": "red"}, "colour: Extra inputs are not permitted"),
+        ({}, "game: Field required"),
+        ({"game": ACEY, "position": {"game": ACEY, "piles": {}}}, "missing pile group"),
+        ({"game": ALEXANDER, "position": acey_nearly_won()}, "is a 'acey-and-kingsley' deal"),
+        ({"game": ACEY, "position": {**acey_nearly_won(), "piles": {"stock": [["XX"]]}}}, "not a card: 'XX'"),
+    ],
+)
+def test_bad_new_games_are_refused_with_a_reason(client: TestClient, body: Any, words: str) -> None:
+    response = client.post("/api/plays", json=body)
+    assert response.status_code == 422, response.text
+    assert words in response.json()["detail"]
+    assert client.get("/api/stats").json()["history"] == []
+
+
+@pytest.mark.parametrize(
+    ("content", "status"),
+    [
+        (b"{not json", 422),
+        (b"[" * 50_000, 400),  # nested too deeply for the parser
+        (b'"' + b"x" * 70_000 + b'"', 413),
+        (b"null", 422),
+        (b"[]", 422),
+    ],
+)
+def test_malformed_bodies_are_4xx_never_500(client: TestClient, content: bytes, status: int) -> None:
+    response = client.post("/api/plays", content=content, headers={"content-type": "application/json"})
+    assert response.status_code == status, response.text
+    assert response.json()["detail"]
+
+
+def test_a_body_larger_than_it_claims_is_cut_off(client: TestClient) -> None:
+    def chunks() -> Any:
+        for _ in range(100):
+            yield b" " * 1024
+
+    response = client.post("/api/plays", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
+
+
+# -- moves, undo, redo, restart, autoplay ------------------------------------------
+
+
+def test_moves_by_object_and_by_notation(client: TestClient) -> None:
+    play = start(client)["id"]
+    view = move(client, play, move={"from": "fan/5", "to": "foundation/2", "card": "QC"})
+    assert view["moves"] == 1 and view["last"][0]["text"] == "t5 f2"
+    assert next(p for p in view["piles"] if p["id"] == "foundation/2")["cards"][-1] == "QC"
+    view = move(client, play, text=view["legal"][0]["text"])
+    assert view["moves"] == 2
+    assert client.get(f"/api/plays/{play}").json()["moves"] == 2
+
+
+def test_an_illegal_move_says_why_and_changes_nothing(client: TestClient, store: Store) -> None:
+    play = start(client)["id"]
+    before = client.get(f"/api/plays/{play}").json()
+    version = store.get(store_player(client), play)
+    refused = move(client, play, 409, move={"from": "fan/0", "to": "fan/1", "card": "9C"})
+    assert refused["detail"] == "9♣ does not go on 7♦ (fan/1)"
+    refused = move(client, play, 409, move={"from": "fan/0", "to": "fan/1", "card": "2C"})
+    assert refused["detail"] == "the top of fan/0 is 9♣, not 2♣"
+    refused = move(client, play, 409, text="t0 f0")
+    assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (foundation/0)"
+    assert move(client, play, 409, move={"deal": "stock"})["detail"] == "the stock is empty"
+    assert move(client, play, 409, move={"redeal": None})["detail"] == "this game has no redeal"
+    assert client.get(f"/api/plays/{play}").json() == before
+    assert store.get(store_player(client), play) == version
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"move": {"from": "fan/0", "to": "fan/1"}},
+        {"move": {"from": "fan/99", "to": "fan/1", "card": "9C"}},
+        {"move": {"from": "fan", "to": "fan/1", "card": "9C"}},
+        {"move": {"deal": "waste"}},
+        {"move": [1, 2]},
+        {"text": "t3 t4 t5 t6"},
+        {"text": ""},
+        {"text": "x" * 41},
+        {"move": {"deal": "stock"}, "text": "d"},
+        {},
+    ],
+)
+def test_malformed_moves_are_422(client: TestClient, body: Any) -> None:
+    play = start(client)["id"]
+    response = client.post(f"/api/plays/{play}/moves", json=body)
+    assert response.status_code in (409, 422), response.text
+    assert response.json()["detail"]
+    assert client.get(f"/api/plays/{play}").json()["moves"] == 0
+
+
+def test_undo_redo_and_restart(client: TestClient) -> None:
+    play = start(client)["id"]
+    line = winning_line(ALEXANDER, 10)
+    for m in line[:3]:
+        move(client, play, move=m)
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"]) == (2, 1)
+    assert view["last"][0]["from"] == line[2]["from"]
+    view = post(client, f"/api/plays/{play}/redo")
+    assert (view["moves"], view["redo"]) == (3, 0)
+    view = post(client, f"/api/plays/{play}/restart")
+    assert (view["moves"], view["redo"]) == (0, 3)
+    assert move(client, play, move=line[0])["redo"] == 2, "making the next redo move keeps the rest"
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"]) == (0, 3)
+    other = next(m for m in view["legal"] if m["from"] != line[0]["from"])
+    assert move(client, play, text=other["text"])["redo"] == 0, "a different move ends the redo line"
+    post(client, f"/api/plays/{play}/undo")
+    assert post(client, f"/api/plays/{play}/undo", status=409)["detail"].startswith("nothing to undo")
+    post(client, f"/api/plays/{play}/redo")
+    assert post(client, f"/api/plays/{play}/redo", status=409)["detail"] == "nothing to redo"
+
+
+def test_autoplay_moves_are_undone_with_the_move_that_set_them_off(client: TestClient) -> None:
+    play = start(client)["id"]
+    view = move(client, play, move={"from": "fan/5", "to": "foundation/2", "card": "QC"}, autoplay=True)
+    assert view["autoplay_safe"]
+    made = view["moves"]
+    assert made > 1 and len(view["last"]) == made
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"]) == (0, made)
+    view = post(client, f"/api/plays/{play}/redo")
+    assert (view["moves"], view["redo"]) == (made, 0)
+
+
+def test_the_autoplay_endpoint_sends_home_what_is_safe(client: TestClient) -> None:
+    play = start(client)["id"]
+    view = post(client, f"/api/plays/{play}/autoplay")
+    assert view["moves"] >= 1
+    assert all(m["to"].startswith("foundation/") for m in view["last"])
+    assert post(client, f"/api/plays/{play}/undo")["moves"] == 0
+
+
+def test_no_autoplay_where_it_is_not_provably_safe(client: TestClient) -> None:
+    play = start(client, ACEY, 3)["id"]
+    view = post(client, f"/api/plays/{play}/autoplay")
+    assert not view["autoplay_safe"] and view["moves"] == 0
+
+
+def test_lucie_redeals_only_when_the_rules_allow(client: TestClient) -> None:
+    view = start(client, LUCIE, 12)
+    play = view["id"]
+    assert view["redeals_left"] == 2 and not view["can_redeal"]
+    refused = move(client, play, 409, move={"redeal": None})
+    assert refused["detail"] == "a redeal is allowed only when no other move is possible"
+    line = winning_line(LUCIE, 12)
+    first = next(i for i, m in enumerate(line) if "redeal" in m)
+    for m in line[:first]:
+        view = move(client, play, move=m)
+    assert view["can_redeal"] and any(m["kind"] == "redeal" for m in view["legal"])
+    view = move(client, play, move={"redeal": None})
+    assert view["redeals_left"] == 1 and view["last"][0]["kind"] == "redeal"
+    assert post(client, f"/api/plays/{play}/undo")["redeals_left"] == 2
+
+
+# -- the solver -------------------------------------------------------------------
+
+
+def test_hint_gives_the_first_move_of_a_winning_line(client: TestClient) -> None:
+    play = start(client)["id"]
+    hint = post(client, f"/api/plays/{play}/hint")
+    assert hint["status"] == "won" and len(hint["moves"]) == 1 and hint["at"] == 0
+    view = move(client, play, text=hint["moves"][0]["text"])
+    assert post(client, f"/api/plays/{play}/hint")["status"] == "won"
+    assert client.get(f"/api/plays/{play}").json()["hints"] == 2
+    assert view["moves"] == 1
+
+
+def test_still_winnable_is_honest(client: TestClient) -> None:
+    won = post(client, f"/api/plays/{start(client, ALEXANDER, 10)['id']}/verdict")
+    assert won["status"] == "won" and won["message"].startswith("winnable")
+    lost = post(client, f"/api/plays/{start(client, ALEXANDER, 2)['id']}/verdict")
+    assert lost["status"] == "unwinnable" and "proved" in lost["message"]
+
+
+def test_unknown_when_the_budget_runs_out(store: Store) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cardtable.server.solving import Budgets
+
+    with (
+        ThreadPoolExecutor(1) as pool,
+        TestClient(create_app(store, executor=pool, budgets=Budgets(verdict=0.2))) as c,
+    ):
+        play = start(c, ACEY, 3)["id"]
+        answer = post(c, f"/api/plays/{play}/verdict")
+        assert answer["status"] == "unknown" and "could not decide within 0.2 s" in answer["message"]
+
+
+def test_show_me_gives_the_whole_line_and_marks_the_game(client: TestClient) -> None:
+    play = start(client, ACEY, None, position=acey_nearly_won())["id"]
+    line = post(client, f"/api/plays/{play}/solution")
+    assert line["status"] == "won" and len(line["moves"]) >= 8
+    for m in line["moves"]:
+        body = {k: m[k] for k in ("from", "to", "card")} if m["kind"] == "card" else {m["kind"]: "stock"}
+        view = move(client, play, move=body)
+    assert view["status"] == "won" and view["assisted"]
+
+
+# -- winning, losing, statistics ------------------------------------------------------
+
+
+def test_a_won_game_counts_and_is_closed(client: TestClient) -> None:
+    play = start(client, ACEY, None, position=acey_nearly_won())["id"]
+    for m in ACEY_WINNING_LINE:
+        view = move(client, play, move=m)
+    assert view["status"] == "won" and view["legal"] == [] and view["moves"] == 9
+    assert move(client, play, 409, move={"deal": "stock"})["detail"].startswith("the game is won")
+    assert post(client, f"/api/plays/{play}/undo", status=409)["detail"].startswith("the game is won")
+    stats = client.get("/api/stats").json()
+    assert stats["games"] == [
+        {
+            "game": ACEY,
+            "name": "Acey and Kingsley",
+            "played": 1,
+            "won": 1,
+            "win_rate": 1.0,
+            "current_streak": 1,
+            "best_streak": 1,
+        }
+    ]
+    assert stats["history"][0]["status"] == "won" and stats["history"][0]["moves"] == 9
+
+
+def test_a_whole_deal_won_move_by_move(client: TestClient) -> None:
+    play = start(client, LUCIE, 12)["id"]
+    for m in winning_line(LUCIE, 12):
+        view = move(client, play, move=m)
+    assert view["status"] == "won" and view["redeals_left"] == 0
+
+
+def test_losses_and_abandoned_games_end_streaks(client: TestClient) -> None:
+    lost = start(client, ALEXANDER, 22)  # no move at all from the deal
+    assert lost["status"] == "lost" and lost["legal"] == []
+    start(client, ALEXANDER, 10)  # not played: forgotten when the next starts
+    play = start(client, ALEXANDER, 10)["id"]
+    move(client, play, text="t5 f2")
+    start(client, ALEXANDER, 11)  # abandons the game with a move
+    games = client.get("/api/stats").json()
+    assert [(g["played"], g["won"], g["current_streak"]) for g in games["games"]] == [(2, 0, 0)]
+    assert [h["status"] for h in games["history"]] == ["abandoned", "lost"]
+
+
+def test_current_resumes_the_latest_game_of_each_kind(client: TestClient) -> None:
+    assert client.get("/api/plays/current").status_code == 404
+    a = start(client, ALEXANDER, 10)["id"]
+    b = start(client, ACEY, 3)["id"]
+    assert client.get("/api/plays/current").json()["id"] == b
+    assert client.get("/api/plays/current", params={"game": ALEXANDER}).json()["id"] == a
+    assert client.get("/api/plays/current", params={"game": LUCIE}).status_code == 404
+    assert client.get("/api/plays/current", params={"game": "nope"}).status_code == 422
+
+
+# -- who may do what ------------------------------------------------------------
+
+
+def test_another_players_game_is_not_found(client: TestClient, other: TestClient) -> None:
+    play = start(client)["id"]
+    for path in ("moves", "undo", "redo", "restart", "autoplay", "hint", "verdict", "solution"):
+        body = {"text": "t5 f2"} if path == "moves" else None
+        response = other.post(f"/api/plays/{play}/{path}", json=body)
+        assert response.status_code == 404, path
+        assert response.json()["detail"] == f"no game {play!r}"
+    assert other.get(f"/api/plays/{play}").status_code == 404
+    assert other.get("/api/plays/current").status_code == 404
+    assert other.get("/api/stats").json() == {"games": [], "history": []}
+    assert client.get(f"/api/plays/{play}").json()["moves"] == 0
+
+
+def test_bad_play_ids_are_refused(client: TestClient) -> None:
+    assert client.get("/api/plays/nope").status_code == 404
+    assert client.get("/api/plays/" + "x" * 41).status_code == 422
+    assert client.post("/api/plays/a.b/undo").status_code == 422
+
+
+def test_a_game_resumes_exactly_from_the_database(store: Store, client: TestClient) -> None:
+    play = start(client, LUCIE, 12)["id"]
+    line = winning_line(LUCIE, 12)
+    for m in line[:30]:
+        move(client, play, move=m)
+    post(client, f"/api/plays/{play}/undo")
+    before = client.get(f"/api/plays/{play}").json()
+    again = Store(store.path)
+    try:
+        fresh = TestClient(create_app(again, executor=lambda: _no_pool()))
+        fresh.cookies.update(client.cookies)
+        after = fresh.get(f"/api/plays/{play}").json()
+    finally:
+        again.close()
+    assert {**after, "seconds": 0} == {**before, "seconds": 0}
+    assert after["redo"] == 1
+
+
+def _no_pool() -> Any:
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(1)
+
+
+def test_only_listed_hosts_are_served(store: Store) -> None:
+    app = create_app(store, executor=_no_pool(), allowed_hosts=["127.0.0.1", "localhost"])
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/games").status_code == 200
+    assert TestClient(app, base_url="http://evil.example").get("/api/games").status_code == 400
+
+
+def store_player(client: TestClient) -> str:
+    from cardtable.server.players import player_key
+
+    token = client.cookies[COOKIE]
+    return player_key(token)
+
+
+def test_json_of_views_is_small(client: TestClient) -> None:
+    view = start(client, ACEY, 3)
+    assert len(json.dumps(view)) < 20_000

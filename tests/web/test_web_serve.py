@@ -1,0 +1,76 @@
+"""``cardtable serve`` itself: its options, a port in use, and the warning beyond loopback."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardtable.cli.main import main
+from cardtable.cli.serve import default_db, exposure_warning
+from web.conftest import SERVE
+
+
+def test_help_names_the_options() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--db", "--open"):
+        assert option in result.output
+
+
+def test_the_default_database_is_in_the_user_data_directory() -> None:
+    path = default_db()
+    assert path.name == "cardtable.sqlite" and "cardtable" in path.parent.parts[-1]
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite")])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    command = [sys.executable, "-c", SERVE, "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None and process.stdout is not None
+        warning = process.stderr.readline()
+        served = process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert warning.startswith("warning: listening on 0.0.0.0:")
+    assert "anyone who can reach it" in warning.lower() and "--host 127.0.0.1" in warning
+    assert served.startswith("cardtable: serving at http://0.0.0.0:")
+    assert "plain HTTP" in exposure_warning("0.0.0.0", 8000, db)
+
+
+def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import httpx
+
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                response = httpx.get(url + "api/games", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert response.status_code == 200
+    finally:
+        process.send_signal(2)
+        assert process.wait(10) == 0

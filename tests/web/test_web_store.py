@@ -1,0 +1,89 @@
+"""The SQLite store and the statistics it feeds, without the server."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cardtable.store import ConflictError, PlayRecord, Store, game_stats
+from cardtable.store.schema import VERSION
+
+
+def record(play_id: str, *, game: str = "fan", status: str = "playing", at: float = 1.0) -> PlayRecord:
+    return PlayRecord(
+        id=play_id,
+        player="p",
+        game=game,
+        deal=7,
+        start={"game": game},
+        status=status,  # type: ignore[arg-type]
+        created=at,
+        updated=at,
+        finished=at if status != "playing" else None,
+    )
+
+
+def test_a_play_round_trips(tmp_path: Path) -> None:
+    store = Store(tmp_path / "deep" / "er" / "db.sqlite")
+    play = record("a")
+    play.moves = [{"from": "fan/1", "to": "foundation/0", "card": "AC", "auto": True}]
+    play.redo = [{"deal": "stock"}]
+    store.start(play)
+    assert store.get("p", "a") == play
+    assert store.get("q", "a") is None, "another player's id is unknown"
+    store.close()
+
+
+def test_a_stale_write_is_refused(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    store.start(record("a"))
+    first = store.get("p", "a")
+    second = store.get("p", "a")
+    assert first is not None and second is not None
+    first.hints = 1
+    store.save(first)
+    second.hints = 5
+    with pytest.raises(ConflictError):
+        store.save(second)
+    saved = store.get("p", "a")
+    assert saved is not None and saved.hints == 1 and saved.version == 1
+
+
+def test_starting_a_game_abandons_or_forgets_the_last_one(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    store.start(record("empty", at=1))
+    store.start(record("played", at=2))
+    played = store.get("p", "played")
+    assert store.get("p", "empty") is None
+    assert played is not None
+    played.moves = [{"deal": "stock"}]
+    store.save(played)
+    store.start(record("other-game", game="acey-and-kingsley", at=3))
+    store.start(record("new", at=4))
+    statuses = {r.id: r.status for r in store.finished("p")}
+    assert statuses == {"played": "abandoned"}
+    latest = store.latest("p")
+    assert latest is not None and latest.id == "new"
+    other = store.latest("p", "acey-and-kingsley")
+    assert other is not None and other.id == "other-game"
+
+
+def test_streaks_follow_the_order_games_finished() -> None:
+    results = ["won", "won", "lost", "won", "won", "won", "abandoned", "won"]
+    plays = [record(str(i), status=s, at=float(i)) for i, s in enumerate(results)]
+    plays.append(record("x", game="other", status="won", at=0.5))
+    plays.append(record("y", status="playing", at=99))
+    fan, other = game_stats(reversed(plays))
+    assert (other.game, other.played, other.won) == ("other", 1, 1)
+    assert (fan.played, fan.won, fan.current_streak, fan.best_streak) == (8, 6, 1, 3)
+    assert fan.win_rate == 0.75
+
+
+def test_a_newer_schema_is_not_touched(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {VERSION + 1}")
+    with pytest.raises(sqlite3.DatabaseError, match="reads up to"):
+        Store(path)
