@@ -273,3 +273,18 @@ def test_the_table_fits_the_window_without_sideways_scrolling(
         assert card_width is not None and card_width["width"] >= 40, "cards stay readable"
     finally:
         context.close()
+
+
+def test_the_page_is_light(page: Page) -> None:
+    """The bytes of HTML, scripts and styles the table page loads, as the browser counts them."""
+    page.goto("/")
+    page.wait_for_selector("#table .card")
+    sizes: dict[str, int] = page.evaluate(
+        """() => Object.fromEntries([performance.getEntriesByType("navigation")[0],
+            ...performance.getEntriesByType("resource").filter(e => /[.](js|css)$/.test(e.name))]
+            .map(e => [new URL(e.name).pathname, e.decodedBodySize]))"""
+    )
+    assert {"/", "/static/app.js", "/static/table.js", "/static/cards.js", "/static/style.css"} <= set(sizes)
+    total = sum(sizes.values())
+    print(f"\npage weight: {total} bytes of HTML+JS+CSS in {len(sizes)} files")
+    assert total < 80_000

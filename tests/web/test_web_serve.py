@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cardtable.cli.main import main
@@ -74,3 +75,18 @@ def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     finally:
         process.send_signal(2)
         assert process.wait(10) == 0
+
+
+def test_open_waits_for_the_server_then_opens_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import webbrowser
+
+    from cardtable.cli.serve import _open_when_up
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+
+    class Started:
+        started = True
+
+    _open_when_up(Started(), "http://127.0.0.1:8000/")
+    assert opened == ["http://127.0.0.1:8000/"]

@@ -27,7 +27,7 @@ from cardtable.server.api import router
 from cardtable.server.guard import Guard
 from cardtable.server.players import welcome
 from cardtable.server.plays import Plays
-from cardtable.server.solving import Budgets, Solver
+from cardtable.server.solving import Budgets, Solver, watch_parent
 from cardtable.store import Store
 
 STATIC: Final = Path(str(files("cardtable.server") / "static"))
@@ -37,7 +37,12 @@ LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]", "::1")
 def solver_processes() -> Executor:
     """Worker processes for the solver: started fresh (spawn), never forked from a busy server."""
     workers = max(1, min(2, (os.cpu_count() or 2) - 1))
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def create_app(

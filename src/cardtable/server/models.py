@@ -90,6 +90,7 @@ class PlayView(BaseModel):
     name: str
     deal: int | None
     status: Literal["playing", "won", "lost", "abandoned"]
+    version: int = Field(description="bumped by every change: another tab can tell it is behind")
     moves: int
     redo: int
     seconds: float = Field(description="time spent playing, idle gaps capped")

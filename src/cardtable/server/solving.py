@@ -10,7 +10,9 @@ along it, so asking for hint after hint while following the line costs nothing.
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor
@@ -95,6 +97,20 @@ def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict
         "states": result.states,
         "reason": result.reason,
     }
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the server is gone, even if it was killed outright.
+
+    A worker blocked waiting for work would otherwise outlive a crashed server.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _key(state: State) -> tuple[str, int, bytes]:

@@ -61,6 +61,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         name=state.spec.name,
         deal=record.deal,
         status=play.status,
+        version=record.version,
         moves=play.moves,
         redo=len(play.redo),
         seconds=round(record.seconds, 1),

@@ -85,6 +85,7 @@ function show(view, motion) {
   $("redo").disabled = view.redo === 0 || view.status === "won";
   $("restart").disabled = view.moves === 0 || view.status === "won";
   const redeal = $("redeal");
+  redeal.classList.remove("hint");
   redeal.hidden = view.redeals_left === null;
   redeal.disabled = !view.can_redeal;
   redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
@@ -112,6 +113,18 @@ function finished(view) {
 function refuse(error) {
   if (!(error instanceof ApiError)) throw error;
   toast(error.message);
+  if (error.status === 409) refresh();
+}
+
+/** Catch up with changes made elsewhere (another tab, a restarted server). */
+async function refresh() {
+  if (!page.view) return;
+  try {
+    const view = await get(`/api/plays/${page.view.id}`);
+    if (view.version !== page.view.version) show(view);
+  } catch {
+    // the next action will say what is wrong
+  }
 }
 
 /** Post a move; true if the server made it. ``started`` times click-to-redraw. */
@@ -206,6 +219,7 @@ async function hint() {
     return;
   }
   table.hint(move);
+  $("redeal").classList.toggle("hint", move.kind === "redeal");
   const what = move.kind === "card" ? `${cardText(move.card)}: ${move.text}` : move.text;
   toast(`Hint: ${what}`, 6);
 }
@@ -300,6 +314,7 @@ function wire() {
   };
   document.addEventListener("keydown", key);
   window.addEventListener("resize", () => table.redraw());
+  document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && refresh());
 }
 
 function showRules() {
@@ -307,8 +322,35 @@ function showRules() {
   const game = page.games.find((g) => g.id === base);
   if (!game) return;
   $("rules-title").textContent = game.name;
-  $("rules-text").textContent = game.rules;
+  $("rules-text").replaceChildren(...reflow(game.rules));
   $("rules").showModal();
+}
+
+/** The rules' plain text (wrapped for a terminal) as paragraphs and lists that wrap to the dialog. */
+function reflow(text) {
+  const nodes = [];
+  for (const paragraph of text.trim().split(/\n\s*\n/)) {
+    const blocks = [];
+    for (const line of paragraph.split("\n")) {
+      const item = line.startsWith("- ");
+      const last = blocks[blocks.length - 1];
+      if (!last || item || (last.item && !line.startsWith(" "))) blocks.push({ item, text: line.replace(/^- /, "") });
+      else last.text += ` ${line.trim()}`;
+    }
+    let list = null;
+    for (const block of blocks) {
+      const el = document.createElement(block.item ? "li" : "p");
+      el.textContent = block.text;
+      if (block.item) {
+        if (!list) nodes.push((list = document.createElement("ul")));
+        list.append(el);
+      } else {
+        list = null;
+        nodes.push(el);
+      }
+    }
+  }
+  return nodes;
 }
 
 const KEYS = {

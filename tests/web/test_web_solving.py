@@ -1,0 +1,75 @@
+"""The solver service of the server: its cache along a won line, its queue, winnable-only deals."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import pytest
+
+from cardtable import deal, load_game
+from cardtable.server.solving import Budgets, Solver, SolverBusyError, solve_position
+
+T = TypeVar("T")
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a loop of its own, whatever loop this thread may be running."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+class Inline(Executor):
+    """Runs each job at once in the calling thread, counting them; or answers ``unknown``."""
+
+    def __init__(self, *, give_up: bool = False) -> None:
+        self.jobs = 0
+        self.give_up = give_up
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.jobs += 1
+        future: Future[Any] = Future()
+        if self.give_up:
+            future.set_result(
+                {"status": "unknown", "moves": [], "seconds": 0.1, "states": 9, "reason": "tired"}
+            )
+        else:
+            future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_a_won_line_answers_every_position_along_it() -> None:
+    pool = Inline()
+    solver = Solver(pool)
+    state = deal(load_game("alexander-the-great"), 10)
+    first = run(solver.verdict(state, 5))
+    assert first.status == "won" and pool.jobs == 1
+    for move in first.moves[:20]:
+        state.push(move)
+        known = run(solver.verdict(state, 5))
+        assert known.status == "won" and state.why_illegal(known.moves[0]) is None
+    assert pool.jobs == 1, "no new search while following the line"
+
+
+def test_a_full_queue_says_busy() -> None:
+    solver = Solver(Inline(), queue=0)
+    with pytest.raises(SolverBusyError, match="busy"):
+        run(solver.verdict(deal(load_game("fan"), 1), 1))
+
+
+def test_winnable_only_is_bounded_and_honest() -> None:
+    pool = Inline(give_up=True)
+    solver = Solver(pool, Budgets(deals=3, search=30))
+    found = run(solver.winnable_deal(load_game("acey-and-kingsley")))
+    assert not found.proven and found.tried == 3 and pool.jobs == 3
+    assert "no deal proved winnable" in found.note and "may or may not be winnable" in found.note
+
+
+def test_the_worker_speaks_formats_json() -> None:
+    from cardtable.formats import deal_to_dict
+
+    answer = solve_position(deal_to_dict(deal(load_game("alexander-the-great"), 10)), 10, 100_000)
+    assert answer["status"] == "won"
+    assert answer["moves"][0] == {"from": "fan/5", "to": "foundation/2", "card": "QC"}
