@@ -443,6 +443,8 @@ def acey_positions(draw: st.DrawFn) -> State:
     rnd = draw(st.randoms(use_true_random=False))
     high = draw(st.booleans())
     heights = [draw(st.integers(10 if high else 0, 13)) for _ in range(8)]
+    while sum(heights) < 12:  # reserves 26 + stock and waste 66 = 92: at least 12 of 104 are home
+        heights[sum(heights) % 8] += 1
     left = full_deck(ACEY)
     foundations: list[list[Card]] = []
     for i, height in enumerate(heights):
@@ -457,8 +459,10 @@ def acey_positions(draw: st.DrawFn) -> State:
     rest = sorted((+left).elements())
     rnd.shuffle(rest)
     reserve = []
-    for _ in range(2):
-        n = draw(st.integers(0, min(13, len(rest))))
+    for i in range(2):
+        # the reserves keep what the stock and waste (66 at most) cannot hold
+        must = max(0, len(rest) - 66 - (13 if i == 0 else 0))
+        n = draw(st.integers(min(must, 13), min(13, len(rest))))
         reserve.append(rest[:n])
         rest = rest[n:]
     stock_size = draw(st.integers(0, min(66, max(0, len(rest) - 4))))

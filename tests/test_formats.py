@@ -38,6 +38,7 @@ from helpers import (
     FAST,
     GAME_IDS,
     LUCIE,
+    acey_position,
     card_move,
     cards,
     fan_position,
@@ -228,10 +229,31 @@ BAD_DEALS: list[tuple[str, str, Any, str]] = [
     ("game not a string", ALEXANDER, _set(["game"], 5), "the deal needs a 'game' id string, not 5"),
     ("unknown game", ALEXANDER, _set(["game"], "klondike"), "unknown game: 'klondike'"),
     ("bad option", ALEXANDER, _set(["game"], f"{LUCIE}(redeals=x)"), "whole number"),
-    ("deal zero", ALEXANDER, _set(["deal"], 0), "'deal' must be a whole number >= 1, not 0"),
-    ("deal text", ALEXANDER, _set(["deal"], "7"), "'deal' must be a whole number >= 1, not '7'"),
-    ("deal bool", ALEXANDER, _set(["deal"], True), "'deal' must be a whole number >= 1, not True"),
-    ("deal float", ALEXANDER, _set(["deal"], 1.5), "'deal' must be a whole number >= 1, not 1.5"),
+    ("deal zero", ALEXANDER, _set(["deal"], 0), "'deal' must be a whole number from 1 to 2147483647, not 0"),
+    (
+        "deal text",
+        ALEXANDER,
+        _set(["deal"], "7"),
+        "'deal' must be a whole number from 1 to 2147483647, not '7'",
+    ),
+    (
+        "deal bool",
+        ALEXANDER,
+        _set(["deal"], True),
+        "'deal' must be a whole number from 1 to 2147483647, not True",
+    ),
+    (
+        "deal float",
+        ALEXANDER,
+        _set(["deal"], 1.5),
+        "'deal' must be a whole number from 1 to 2147483647, not 1.5",
+    ),
+    (
+        "deal too big",
+        ALEXANDER,
+        _set(["deal"], 2**31),
+        "'deal' must be a whole number from 1 to 2147483647, not 2147483648",
+    ),
     ("seed negative", LUCIE, _set(["seed"], -1), "'seed' must be a whole number >= 0, not -1"),
     ("redeals negative", LUCIE, _set(["redeals_left"], -1), "'redeals_left' must be a whole number >= 0"),
     (
@@ -482,15 +504,21 @@ def test_an_acey_foundation_not_built_in_order() -> None:
 
 
 def test_an_acey_position_with_empty_foundations_and_tableau_is_fine_once_the_stock_is_empty() -> None:
-    obj = copy.deepcopy(start(ACEY, 3))
-    piles = obj["piles"]
-    piles["waste"][0] = piles["stock"][0] + [c for p in piles["tableau"] for c in p] + piles["foundation"][0]
-    piles["stock"][0] = []
-    piles["tableau"] = [[], [], [], []]
-    piles["foundation"][0] = []
+    # ace pile 0 gave all its cards back; they lie on the waste
+    obj = deal_to_dict(acey_position(up=(0, 13, 13, 13), rest="waste"))
     state = deal_from_dict(obj)
     assert state.group("foundation")[0] == []
     assert state.group("tableau") == [[], [], [], []]
+
+
+def test_acey_stock_and_waste_never_hold_more_than_the_stock_was_dealt() -> None:
+    obj = copy.deepcopy(start(ACEY, 3))
+    piles = obj["piles"]
+    piles["waste"][0] = piles["stock"][0] + piles["tableau"][3]
+    piles["stock"][0] = []
+    piles["tableau"][3] = []
+    with pytest.raises(InvalidDealError, match="the stock and the waste hold 67 cards"):
+        deal_from_dict(obj)
 
 
 # -- moves ---------------------------------------------------------------------------

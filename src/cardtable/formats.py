@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.core.cards import Card, card_name, card_names, parse_card
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import (
     CardtableError,
     InvalidDealError,
@@ -80,7 +81,7 @@ def deal_from_dict(obj: Any) -> State:
         spec = load_game(game)
     except CardtableError as problem:
         raise InvalidDealError(str(problem)) from None
-    number = _optional_int(obj, "deal", low=1)
+    number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL)
     seed = _optional_int(obj, "seed", low=0)
     redeals_left = _optional_int(obj, "redeals_left", low=0)
     groups = _read_groups(spec, obj.get("piles"))
@@ -92,12 +93,14 @@ def deal_from_dict(obj: Any) -> State:
     return State(spec, piles, redeals_left=redeals, seed=seed, deal_number=number)
 
 
-def _optional_int(obj: dict[str, Any], key: str, *, low: int) -> int | None:
+def _optional_int(obj: dict[str, Any], key: str, *, low: int, high: int | None = None) -> int | None:
     value = obj.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidDealError(f"{key!r} must be a whole number >= {low}, not {value!r}")
+    too_high = high is not None and isinstance(value, int) and value > high
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or too_high:
+        allowed = f">= {low}" if high is None else f"from {low} to {high}"
+        raise InvalidDealError(f"{key!r} must be a whole number {allowed}, not {value!r}")
     return value
 
 
@@ -202,6 +205,9 @@ def read_solution(text: str) -> Solution:
         deal = deal_from_dict(obj.get("deal"))
     except InvalidDealError as problem:
         raise InvalidSolutionError(f"its deal: {problem}") from None
+    game = obj.get("game", deal.spec.id)
+    if not isinstance(game, str) or _game_id(game) != deal.spec.id:
+        raise InvalidSolutionError(f"'game' is {game!r} but its deal is a {deal.spec.id} deal")
     result = obj.get("result")
     if result not in RESULTS:
         raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {result!r}")
@@ -214,6 +220,13 @@ def read_solution(text: str) -> Solution:
         raise InvalidSolutionError(str(problem)) from None
     stats = obj.get("stats")
     return Solution(deal, result, parsed, stats if isinstance(stats, dict) else {})
+
+
+def _game_id(text: str) -> str | None:
+    try:
+        return load_game(text).id
+    except CardtableError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,8 @@ class State:
         if self.is_won():
             return "the game is over: every card is on the foundations"
         if move.kind == DEAL:
+            if self.plan.stock is None:
+                return "this game has no stock"
             return None if self.can_deal() else "the stock is empty"
         if move.kind == REDEAL:
             return self._why_no_redeal(move)

@@ -25,6 +25,7 @@ def check_position(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_
         for index, pile in enumerate(groups[group.name]):
             _check_pile(spec, group, index, pile)
     _check_refill(spec, groups)
+    _check_stock_and_waste(spec, groups)
 
 
 def _check_group_names(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
@@ -113,3 +114,13 @@ def _check_refill(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
                 f"{spec.refill_from_stock}/{index} is empty while the stock has cards;"
                 " the stock refills it at once"
             )
+
+
+def _check_stock_and_waste(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
+    """The waste holds only cards dealt from the stock, so together they hold at most the stock's deal."""
+    dealt = sum(sum(sizes) for name, sizes in spec.deal_sizes if name == "stock")
+    held = sum(len(pile) for name in ("stock", "waste") for pile in groups.get(name, []))
+    if held > dealt:
+        raise InvalidDealError(
+            f"the stock and the waste hold {held} cards; {spec.id} deals only {dealt} to the stock"
+        )
