@@ -26,6 +26,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "solve": ("cardtable.cli.solve", "solve"),
     "hint": ("cardtable.cli.solve", "hint"),
     "serve": ("cardtable.cli.serve", "serve"),
+    "survey": ("cardtable.cli.survey", "survey"),
+    "report": ("cardtable.cli.survey", "report"),
 }
 
 

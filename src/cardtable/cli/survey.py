@@ -1,0 +1,266 @@
+"""``cardtable survey`` and ``cardtable report``: the winnability of thousands of deals.
+
+``survey`` solves every deal of a range in parallel (worker processes here, or a
+Dask cluster) and stores each verdict in SQLite as it comes, so that running the
+same command again resumes where an interrupted survey stopped. ``report``
+reads the database: counts, the winnability with its Wilson interval, solve
+times, and a plot.
+
+Bad input (a deal range, a game id, a database file) is one line on standard
+error and exit code 2, before anything is solved or written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from cardtable.cli.info import parse_deal_number
+from cardtable.core.errors import InvalidDealError
+from cardtable.core.spec import GameSpec
+from cardtable.games import load_game
+from cardtable.solver.search import DEFAULT_TABLE_CAP
+from cardtable.survey.executors import default_workers, executor
+from cardtable.survey.runner import Survey, Tally
+from cardtable.survey.stats import Summary, summarize
+from cardtable.survey.store import ResultStore, SettingsUsed, default_path
+from cardtable.survey.task import Budget, Outcome
+
+INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
+_RANGE_RE: Final = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
+
+
+def parse_deal_range(text: str) -> range:
+    """``'1-1000'`` -> range(1, 1001), ``'7'`` -> range(7, 8); InvalidDealError quoting anything else."""
+    match = _RANGE_RE.match(text)
+    if match is None:
+        raise InvalidDealError(f"not a deal range: {text!r} (give FIRST-LAST, such as 1-1000)")
+    first = parse_deal_number(match[1])
+    last = parse_deal_number(match[2] or match[1])
+    if last < first:
+        raise InvalidDealError(f"empty deal range: {text!r} (the first deal comes after the last)")
+    return range(first, last + 1)
+
+
+def _store_path(db: str | None) -> Path:
+    return Path(db) if db is not None else default_path()
+
+
+# -- survey ------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("game")
+@click.option(
+    "--deals", "deal_range", required=True, metavar="FIRST-LAST", help="The deals to solve, e.g. 1-10000."
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None, help="Processes  [default: one per core]"
+)
+@click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds per deal; 0: none.",
+)
+@click.option("--max-states", type=click.IntRange(min=1), default=None, help="Positions per deal.")
+@click.option(
+    "--max-table",
+    type=click.IntRange(min=1000),
+    default=DEFAULT_TABLE_CAP,
+    show_default=True,
+    help="Positions one search may remember (about 250 bytes each, per worker).",
+)
+@click.option("--retry-unknown", is_flag=True, help="Solve stored unknowns again (with a larger budget).")
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="local|tcp://HOST:PORT",
+    help="Solve on a Dask cluster: a new local one, or the scheduler at this address.",
+)
+def survey(
+    game: str,
+    deal_range: str,
+    workers: int | None,
+    db: str | None,
+    timeout: float,
+    max_states: int | None,
+    max_table: int,
+    retry_unknown: bool,
+    scheduler: str | None,
+) -> None:
+    """Solve every deal of a range of GAME and store the verdicts.
+
+    Runs in parallel on all cores unless --workers says otherwise. Results are
+    stored as they come: interrupt at will, then run the same command again to
+    go on. A deal already stored is never solved or counted twice.
+    """
+    spec = load_game(game)
+    deals = parse_deal_range(deal_range)
+    budget = Budget(timeout=timeout or None, max_states=max_states, table=max_table)
+    with ResultStore(_store_path(db)) as store:
+        job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
+        try:
+            _run(job, scheduler, workers or default_workers())
+        except KeyboardInterrupt:
+            click.echo(f"cardtable: interrupted; {_done_text(job.tally)}; run again to go on", err=True)
+            sys.exit(INTERRUPTED)
+    click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job.tally)}; {_rate_text(job.tally)}")
+    click.echo(f"results in {store.path}")
+
+
+def _run(job: Survey, scheduler: str | None, workers: int) -> None:
+    """Run the survey with a progress bar on standard error."""
+    with _progress_bar() as progress:
+        task = progress.add_task(job.spec.id, total=job.todo, won=0)
+
+        def advance(outcome: Outcome) -> None:
+            progress.update(task, advance=1, won=job.tally.verdicts["won"])
+
+        if job.todo:
+            with executor(scheduler, workers) as pool:
+                job.run(pool, on_result=advance)
+
+
+class _RateColumn(ProgressColumn):
+    """Deals solved per second, over rich's recent window."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0:.1f} deals/s", style="progress.data.speed")
+
+
+def _progress_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TextColumn("won {task.fields[won]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    )
+
+
+def _done_text(tally: Tally) -> str:
+    counts = ", ".join(f"{verdict} {count}" for verdict, count in tally.verdicts.items())
+    return f"{tally.solved} solved ({counts}), {tally.stored} stored, {tally.skipped} stored before"
+
+
+def _rate_text(tally: Tally) -> str:
+    rate = tally.solved / tally.seconds if tally.seconds else 0.0
+    return f"{tally.seconds:.1f} s, {rate:.1f} deals/s"
+
+
+# -- report ------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("game")
+@click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
+@click.option("--deals", "deal_range", default=None, metavar="FIRST-LAST", help="Only these deals.")
+@click.option(
+    "--plot", "plot_path", default=None, metavar="FILE.png", help="Draw the estimate and the times."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def report(game: str, db: str | None, deal_range: str | None, plot_path: str | None, as_json: bool) -> None:
+    """Report a survey of GAME: verdicts, winnability with its 95% interval, solve times."""
+    spec = load_game(game)
+    deals = parse_deal_range(deal_range) if deal_range is not None else None
+    with ResultStore(_store_path(db), create=False) as store:
+        outcomes = store.outcomes(spec.id, spec.rules_version, deals)
+        settings = store.settings(spec.id, spec.rules_version, deals)
+    summary = summarize(outcomes)
+    if plot_path is not None:
+        from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
+
+        draw(outcomes, f"{spec.name}: {_span(outcomes)}", plot_path)
+    if as_json:
+        click.echo(json.dumps(report_json(spec, store.path, deals, summary, settings), indent=2))
+    else:
+        click.echo("\n".join(report_lines(spec, store.path, outcomes, summary, settings)))
+
+
+def report_json(
+    spec: GameSpec, path: Path, deals: range | None, summary: Summary, settings: list[SettingsUsed]
+) -> dict[str, Any]:
+    """The report for machines: the summary's fields, with where they came from."""
+    return {
+        "game": spec.id,
+        "rules_version": spec.rules_version,
+        "db": str(path),
+        "deals": None if deals is None else [deals.start, deals.stop - 1],
+        **dataclasses.asdict(summary),
+        "confidence": 0.95,
+        "settings": [dataclasses.asdict(used) for used in settings],
+    }
+
+
+def report_lines(
+    spec: GameSpec, path: Path, outcomes: list[Outcome], summary: Summary, settings: list[SettingsUsed]
+) -> list[str]:
+    """The report for people, one fact a line."""
+    w = summary.winnability
+    decided = summary.won + summary.unwinnable
+    lines = [
+        f"{spec.id}, rules version {spec.rules_version}: {_span(outcomes)}, from {path}",
+        f"surveyed       {summary.surveyed}",
+        f"won            {summary.won}",
+        f"unwinnable     {summary.unwinnable}",
+        f"unknown        {summary.unknown}",
+    ]
+    if w.estimate is None:
+        lines.append("winnability    no deal decided yet")
+    else:
+        lines.append(
+            f"winnability    {_pct(w.estimate)}, 95% Wilson interval {_interval(w.interval)}"
+            f" (of {decided} decided)"
+        )
+    lines.append(f"with unknowns  {_interval(w.interval_with_unknowns)} (unknowns all lost .. all won)")
+    if summary.seconds is not None:
+        t = summary.seconds
+        lines.append(
+            f"solve time     median {t.median:.3f} s, p90 {t.p90:.3f} s, p99 {t.p99:.3f} s,"
+            f" max {t.max:.3f} s (total {t.total:.1f} s)"
+        )
+    lines += [f"solver         {_settings_text(used)}" for used in settings]
+    return lines
+
+
+def _span(outcomes: list[Outcome]) -> str:
+    if not outcomes:
+        return "no deals surveyed"
+    return f"{len(outcomes)} deals between {outcomes[0].deal} and {outcomes[-1].deal}"
+
+
+def _pct(fraction: float) -> str:
+    return f"{100 * fraction:.1f}%"
+
+
+def _interval(ends: tuple[float, float]) -> str:
+    return f"{_pct(ends[0])} to {_pct(ends[1])}"
+
+
+def _settings_text(used: SettingsUsed) -> str:
+    budget = used.budget
+    timeout = "no timeout" if budget.timeout is None else f"timeout {budget.timeout:g} s"
+    states = "no state limit" if budget.max_states is None else f"max states {budget.max_states:,}"
+    return f"{timeout}, {states}, table {budget.table:,}, cardtable {used.version}: {used.deals} deals"

@@ -1,0 +1,107 @@
+"""Where the deals are solved: a local process pool, or a Dask cluster.
+
+Both are :class:`concurrent.futures.Executor`\\ s (Dask's through
+``Client.get_executor()``), so the survey runs one code path whatever solves
+the deals; each context manager also says how many deals to keep in flight.
+We write no cluster code of our own: Dask starts, schedules and heals.
+
+Dask is imported only when asked for, so a survey on one machine does not pay
+for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
+from typing import Final
+
+from cardtable.core.errors import CardtableError
+
+LOCAL: Final = "local"
+IN_FLIGHT_PER_WORKER: Final = 2
+"""Deals queued per worker: enough that none waits for the next, few enough to lose on a crash."""
+
+
+class SchedulerError(CardtableError):
+    """A Dask scheduler that cannot be reached or started."""
+
+
+def default_workers() -> int:
+    """One worker per core: the solver is single-threaded pure Python."""
+    return os.cpu_count() or 1
+
+
+def executor(scheduler: str | None, workers: int) -> AbstractContextManager[tuple[Executor, int]]:
+    """The executor for ``--scheduler`` (None: processes here) and how many deals to keep in flight."""
+    if scheduler is None:
+        return process_pool(workers)
+    return dask_cluster(scheduler, workers)
+
+
+@contextmanager
+def process_pool(workers: int) -> Iterator[tuple[Executor, int]]:
+    """Worker processes on this machine; on an interrupt they stop at once, mid-deal."""
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),  # no fork of a parent that runs threads
+        initializer=_start_worker,
+    )
+    try:
+        yield pool, workers * IN_FLIGHT_PER_WORKER
+    except BaseException:
+        _stop_now(pool)
+        raise
+    pool.shutdown()
+
+
+def _start_worker() -> None:
+    """Leave Ctrl-C to the parent, and die with it even when it is killed outright."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+
+def _exit_with_parent() -> None:
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()  # waits on the parent's sentinel: returns when the parent is gone
+        os._exit(1)
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """End the workers without waiting for their deals (Python 3.14 has ``terminate_workers``)."""
+    for process in list((pool._processes or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextmanager
+def dask_cluster(scheduler: str, workers: int) -> Iterator[tuple[Executor, int]]:
+    """A Dask client: of the cluster at ``tcp://HOST:PORT``, or of a new LocalCluster for ``local``.
+
+    For ``local`` the client owns the cluster it starts, and closes it with itself.
+    """
+    from distributed import Client
+
+    try:
+        if scheduler == LOCAL:
+            client = Client(  # type: ignore[no-untyped-call]  # (Dask's API has no type hints)
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        else:
+            client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+    except (OSError, ValueError, TypeError) as error:
+        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
+    with client:
+        threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
+        pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
+        yield pool, threads * IN_FLIGHT_PER_WORKER

@@ -1,0 +1,107 @@
+"""Solve every deal of a range on an executor, storing each result as it arrives.
+
+The parent process plans (which deals are not yet stored), hands deals to the
+executor a few at a time, and is the only writer of the database. Keeping only
+a few deals in flight, rather than submitting the whole range, bounds what an
+interruption can lose and lets a survey of millions of deals start at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
+
+from cardtable.core.errors import CardtableError
+from cardtable.core.spec import GameSpec
+from cardtable.survey.store import ResultStore
+from cardtable.survey.task import Budget, Outcome, solve_deal
+
+
+class WorkerMismatchError(CardtableError):
+    """A worker that plays other rules than this process: its verdicts would not count."""
+
+
+@dataclass
+class Tally:
+    """What one run of a survey did."""
+
+    planned: int  # deals in the range
+    skipped: int  # stored before this run (and decided, when retrying unknowns)
+    stored: int = 0  # results this run wrote
+    verdicts: dict[str, int] = field(default_factory=lambda: {"won": 0, "unwinnable": 0, "unknown": 0})
+    seconds: float = 0.0  # wall-clock time of the run
+
+    @property
+    def solved(self) -> int:
+        """Deals solved in this run."""
+        return sum(self.verdicts.values())
+
+
+OnResult = Callable[[Outcome], None]
+
+
+class Survey:
+    """A survey of one range of deals: planned when made (what is stored already), then run.
+
+    :attr:`tally` is updated as results are stored, so that whoever interrupts a
+    run can still say how far it got.
+    """
+
+    def __init__(
+        self, store: ResultStore, spec: GameSpec, deals: range, budget: Budget, *, retry_unknown: bool = False
+    ) -> None:
+        self.store = store
+        self.spec = spec
+        self.deals = deals
+        self.budget = budget
+        self.retry_unknown = retry_unknown
+        self.known = store.known(spec.id, spec.rules_version, deals, retry_unknown=retry_unknown)
+        self.tally = Tally(planned=len(deals), skipped=len(self.known))
+
+    @property
+    def todo(self) -> int:
+        """How many deals this run will solve."""
+        return self.tally.planned - self.tally.skipped
+
+    def run(self, pool: tuple[Executor, int], on_result: OnResult | None = None) -> Tally:
+        """Solve the deals not yet stored on ``pool`` (an executor, how many deals in flight)."""
+        started = time.perf_counter()
+        todo = (number for number in self.deals if number not in self.known)
+        try:
+            for outcome in _solve_all(self.spec.id, todo, self.budget, pool):
+                self._store(outcome)
+                if on_result is not None:
+                    on_result(outcome)
+        finally:
+            self.tally.seconds = time.perf_counter() - started
+        return self.tally
+
+    def _store(self, outcome: Outcome) -> None:
+        spec = self.spec
+        if outcome.rules_version != spec.rules_version:
+            raise WorkerMismatchError(
+                f"a worker plays {spec.id} rules version {outcome.rules_version}, this survey version"
+                f" {spec.rules_version}: install the same cardtable everywhere (the worker has {outcome.version})"
+            )
+        self.tally.stored += self.store.add(spec.id, outcome, self.budget, retry_unknown=self.retry_unknown)
+        self.tally.verdicts[outcome.verdict] += 1
+
+
+def _solve_all(
+    game: str, todo: Iterator[int], budget: Budget, pool: tuple[Executor, int]
+) -> Iterator[Outcome]:
+    """The outcomes as they complete, with at most ``pool[1]`` deals in flight."""
+    executor, in_flight = pool
+    pending: set[Future[Outcome]] = set()
+    while True:
+        for number in todo:
+            pending.add(executor.submit(solve_deal, game, number, budget))
+            if len(pending) >= in_flight:
+                break
+        if not pending:
+            return
+        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        outcomes = [future.result() for future in done]
+        yield from sorted(outcomes, key=lambda outcome: outcome.deal)

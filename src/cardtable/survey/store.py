@@ -1,0 +1,230 @@
+"""The survey's results in SQLite: one row per (game, rules version, deal), written as it comes.
+
+Why these choices:
+
+* Each result is its own transaction, committed the moment the parent process
+  has it, so that an interrupted survey (Ctrl-C, ``kill -9``, a power cut in WAL
+  mode) loses only the deals still in flight.
+* ``UNIQUE(game, rules_version, deal)`` with an upsert means a deal is never
+  counted twice: a second result for a stored deal is dropped, unless the survey
+  retries unknowns and the stored verdict is ``unknown``.
+* WAL mode and a busy timeout let two surveys (of different ranges, or a survey
+  and a report) share one file; in each survey the parent process is the only
+  writer, its workers only return results.
+* A file that is not a survey database (not SQLite, corrupt, another program's
+  tables, a newer schema) is refused before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import platformdirs
+
+from cardtable.core.errors import CardtableError
+from cardtable.survey.task import Budget, Outcome
+
+APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
+SCHEMA_VERSION: Final = 1
+BUSY_SECONDS: Final = 30.0
+SQLITE_HEADER: Final = b"SQLite format 3\x00"
+
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS results (
+    game TEXT NOT NULL,                -- canonical id, options included
+    rules_version INTEGER NOT NULL,    -- the game's spec.rules_version
+    deal INTEGER NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('won', 'unwinnable', 'unknown')),
+    seconds REAL NOT NULL,             -- the solver's time
+    states INTEGER NOT NULL,           -- positions searched
+    length INTEGER,                    -- moves in the winning line; NULL unless won
+    timeout REAL,                      -- the budget: NULL means none
+    max_states INTEGER,
+    table_cap INTEGER NOT NULL,
+    version TEXT NOT NULL,             -- the cardtable that solved it
+    solved_at TEXT NOT NULL,           -- UTC, ISO 8601
+    UNIQUE (game, rules_version, deal)
+)
+"""
+
+UPSERT: Final = """
+INSERT INTO results (game, rules_version, deal, verdict, seconds, states, length,
+                     timeout, max_states, table_cap, version, solved_at)
+VALUES (:game, :rules_version, :deal, :verdict, :seconds, :states, :length,
+        :timeout, :max_states, :table_cap, :version, :solved_at)
+ON CONFLICT (game, rules_version, deal) DO UPDATE SET
+    verdict = excluded.verdict, seconds = excluded.seconds, states = excluded.states,
+    length = excluded.length, timeout = excluded.timeout, max_states = excluded.max_states,
+    table_cap = excluded.table_cap, version = excluded.version, solved_at = excluded.solved_at
+WHERE results.verdict = 'unknown' AND :retry_unknown
+"""
+
+IN_RANGE: Final = "game = ? AND rules_version = ? AND deal BETWEEN ? AND ?"
+
+
+class SurveyDatabaseError(CardtableError):
+    """A survey database that cannot be opened, read or written."""
+
+
+@dataclass(frozen=True)
+class SettingsUsed:
+    """One budget and cardtable version found among stored results, with how many deals used it."""
+
+    budget: Budget
+    version: str
+    deals: int
+
+
+def default_path() -> Path:
+    """Where surveys go unless ``--db`` says otherwise: the user's data directory."""
+    return platformdirs.user_data_path("cardtable") / "survey.sqlite"
+
+
+class ResultStore:
+    """The survey results in one SQLite file; ``create=False`` only reads an existing one."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        with self._guard():
+            _check_file(self.path, create)
+            self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+            try:
+                self._prepare(create)
+            except BaseException:
+                self._db.close()
+                raise
+
+    def close(self) -> None:
+        """Close the file; the store cannot be used afterwards."""
+        self._db.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -----------------------------------------------------------------
+
+    def known(self, game: str, rules_version: int, deals: range, *, retry_unknown: bool = False) -> set[int]:
+        """The deals of ``deals`` that need no solving: stored, and decided if retrying unknowns."""
+        sql = f"SELECT deal FROM results WHERE {IN_RANGE} AND (verdict != 'unknown' OR NOT ?)"
+        rows = self._read(sql, game, rules_version, *_bounds(deals), retry_unknown)
+        return {deal for (deal,) in rows}
+
+    def outcomes(self, game: str, rules_version: int, deals: range | None = None) -> list[Outcome]:
+        """The stored results, by deal number."""
+        sql = (
+            "SELECT deal, verdict, seconds, states, length, rules_version, version"
+            f" FROM results WHERE {IN_RANGE} ORDER BY deal"
+        )
+        return [Outcome(*row) for row in self._read(sql, game, rules_version, *_bounds(deals))]
+
+    def settings(self, game: str, rules_version: int, deals: range | None = None) -> list[SettingsUsed]:
+        """The budgets and versions the stored results were found with, most used first."""
+        sql = (
+            "SELECT timeout, max_states, table_cap, version, COUNT(*) AS n"
+            f" FROM results WHERE {IN_RANGE} GROUP BY 1, 2, 3, 4 ORDER BY n DESC, 1, 2, 3, 4"
+        )
+        rows = self._read(sql, game, rules_version, *_bounds(deals))
+        return [
+            SettingsUsed(Budget(timeout, states, table), version, n)
+            for timeout, states, table, version, n in rows
+        ]
+
+    # -- writing -----------------------------------------------------------------
+
+    def add(self, game: str, outcome: Outcome, budget: Budget, *, retry_unknown: bool = False) -> bool:
+        """Store one result now; False if the deal was stored already (and kept)."""
+        row = {
+            "game": game,
+            "rules_version": outcome.rules_version,
+            "deal": outcome.deal,
+            "verdict": outcome.verdict,
+            "seconds": outcome.seconds,
+            "states": outcome.states,
+            "length": outcome.length,
+            "timeout": budget.timeout,
+            "max_states": budget.max_states,
+            "table_cap": budget.table,
+            "version": outcome.version,
+            "solved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "retry_unknown": retry_unknown,
+        }
+        with self._guard():
+            return self._db.execute(UPSERT, row).rowcount == 1
+
+    # -- plumbing ----------------------------------------------------------------
+
+    def _read(self, sql: str, *args: Any) -> list[Any]:
+        with self._guard():
+            return self._db.execute(sql, args).fetchall()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn SQLite's and the file system's errors into one line naming the file."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}") from None
+        except OSError as error:
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error.strerror or error}") from None
+
+    def _prepare(self, create: bool) -> None:
+        """Check the file is a sound survey database, or make an empty one into one."""
+        db = self._db
+        (check,) = db.execute("PRAGMA quick_check").fetchone()
+        if check != "ok":
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: the database is damaged ({check})")
+        (application,) = db.execute("PRAGMA application_id").fetchone()
+        (schema,) = db.execute("PRAGMA user_version").fetchone()
+        (tables,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        if application == APPLICATION_ID and schema > SCHEMA_VERSION:
+            raise SurveyDatabaseError(
+                f"{str(self.path)!r} was written by a newer cardtable (schema {schema})"
+            )
+        if application != APPLICATION_ID and (tables or not create):
+            raise SurveyDatabaseError(f"{str(self.path)!r} is not a cardtable survey database")
+        if create:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash of the process loses nothing committed
+        if create and not tables:
+            self._create()
+
+    def _create(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(SCHEMA)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+
+def _check_file(path: Path, create: bool) -> None:
+    """Refuse a missing file (unless creating) or one that is not SQLite, before SQLite opens it."""
+    if not path.exists():
+        if not create:
+            raise SurveyDatabaseError(f"no survey database at {str(path)!r}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return
+    with path.open("rb") as file:
+        header = file.read(len(SQLITE_HEADER))
+    if header and header != SQLITE_HEADER:
+        raise SurveyDatabaseError(f"{str(path)!r} is not an SQLite database")
+
+
+def _bounds(deals: range | None) -> tuple[int, int]:
+    """The first and last deal of a range; every deal for None."""
+    if deals is None:
+        return 0, 2**63 - 1
+    return deals.start, deals.stop - 1

@@ -1,0 +1,69 @@
+"""One deal solved, as a worker process or a Dask worker does it.
+
+A task travels to the worker as plain values (the game id, the deal number, the
+budget) and comes back as an :class:`Outcome`: small and picklable, with nothing
+of the solver's state, so that a Dask worker on another machine can run it as
+long as it has cardtable installed. The worker reports its own rules version and
+cardtable version, so that a survey can refuse a worker that plays other rules.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Final
+
+import cardtable
+from cardtable.core.deals import deal
+from cardtable.core.spec import GameSpec
+from cardtable.games import load_game
+from cardtable.solver import Limit, solve
+from cardtable.solver.search import DEFAULT_TABLE_CAP, Status
+
+VERDICTS: Final[tuple[Status, ...]] = ("won", "unwinnable", "unknown")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one search may spend: seconds, positions, transposition-table size."""
+
+    timeout: float | None = None
+    max_states: int | None = None
+    table: int = DEFAULT_TABLE_CAP
+
+    def limit(self) -> Limit:
+        """The solver's :class:`~cardtable.solver.Limit` for this budget."""
+        return Limit(states=self.max_states, seconds=self.timeout, table=self.table)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict on one deal and what the search cost."""
+
+    deal: int
+    verdict: Status
+    seconds: float
+    states: int
+    length: int | None  # moves in the winning line; None unless won
+    rules_version: int
+    version: str  # the cardtable that solved it
+
+
+@functools.cache
+def _spec(game: str) -> GameSpec:
+    return load_game(game)
+
+
+def solve_deal(game: str, number: int, budget: Budget) -> Outcome:
+    """Solve deal ``number`` of ``game`` (a canonical id) within ``budget``."""
+    spec = _spec(game)
+    result = solve(deal(spec, number), budget.limit())
+    return Outcome(
+        deal=number,
+        verdict=result.status,
+        seconds=result.seconds,
+        states=result.states,
+        length=len(result.moves) if result.status == "won" else None,
+        rules_version=spec.rules_version,
+        version=cardtable.__version__,
+    )
