@@ -414,3 +414,11 @@ def test_a_solution_with_other_redeal_fans_does_not_replay() -> None:
     assert result.legal_moves == index
     assert result.problem is not None
     assert "these are not the fans" in result.problem
+
+
+def test_key_ignores_empty_fans_since_they_never_take_a_card() -> None:
+    fans = ["KC QC JC", "KD QD", "TC"]
+    after_a_redeal = fan_position(LUCIE, fans, fan_count=3, redeals_left=1)
+    more_empty_fans = fan_position(LUCIE, fans, fan_count=7, redeals_left=1)
+    assert after_a_redeal.key() == more_empty_fans.key()
+    assert after_a_redeal.key() != fan_position(LUCIE, ["KC QC", "JC", "KD QD", "TC"], redeals_left=1).key()

@@ -65,7 +65,7 @@ class Plan:
     stock: int | None
     waste: int | None
     last_group_start: int  # where the group a redeal replaces begins
-    key_groups: tuple[tuple[tuple[int, ...], bool], ...]  # see State.key
+    key_groups: tuple[tuple[tuple[int, ...], bool, bool], ...]  # see State.key
     key_table: bytes | None  # bytes.translate table for the key: cards to ranks, or None
 
     def accepts(self, target: int, top: int | None, card: int) -> bool:
@@ -130,15 +130,23 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
     )
 
 
-def _key_groups(ids: list[PileId], groups: list[PileGroup]) -> tuple[tuple[tuple[int, ...], bool], ...]:
+def _key_groups(ids: list[PileId], groups: list[PileGroup]) -> tuple[tuple[tuple[int, ...], bool, bool], ...]:
     """Piles grouped for the search key: by group, foundations also by base rank.
 
-    Each entry is (flat indices, whether the piles may be sorted).
+    Each entry is (flat indices, whether the piles may be sorted, whether empty
+    piles may be left out: true of tableau piles that an empty space makes inert).
     """
     out: dict[tuple[str, int], list[int]] = {}
-    interchangeable: dict[str, bool] = {}
+    by_name: dict[str, PileGroup] = {}
     for i, (pid, group) in enumerate(zip(ids, groups)):
         base = group.bases[pid.index] if group.bases else 0
         out.setdefault((pid.group, base), []).append(i)
-        interchangeable[pid.group] = group.interchangeable
-    return tuple((tuple(indices), interchangeable[name]) for (name, _), indices in out.items())
+        by_name[pid.group] = group
+    return tuple(
+        (tuple(indices), by_name[name].interchangeable, _inert_when_empty(by_name[name]))
+        for (name, _), indices in out.items()
+    )
+
+
+def _inert_when_empty(group: PileGroup) -> bool:
+    return group.kind is Kind.TABLEAU and group.interchangeable and not group.fill

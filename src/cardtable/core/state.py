@@ -302,13 +302,14 @@ class State:
 
         Piles of an interchangeable group are sorted, so two positions that differ
         only in the order of their fans (or of like foundations) share a key; in a
-        game where suits never matter, cards are keyed by rank alone.
+        game where suits never matter, cards are keyed by rank alone; empty piles
+        that can never take a card again (La Belle Lucie's fans) are left out.
         """
         parts: list[bytes] = []
         piles = self.piles
         table = self.plan.key_table
-        for indices, sort in self.plan.key_groups:
-            chunk = [bytes(piles[i]) for i in indices]
+        for indices, sort, drop_empty in self.plan.key_groups:
+            chunk = [bytes(piles[i]) for i in indices if piles[i] or not drop_empty]
             if table is not None:
                 chunk = [pile.translate(table) for pile in chunk]
             if sort:
