@@ -132,13 +132,19 @@ class State:
         stock = self.plan.stock
         return stock is not None and bool(self.piles[stock]) and not self.is_won()
 
-    def can_redeal(self) -> bool:
-        """Whether a redeal is allowed now (by default only when nothing else moves)."""
-        if self.redeals_left <= 0 or not self._redeal_cards():
+    def can_redeal(self, blocked: bool | None = None) -> bool:
+        """Whether a redeal is allowed now (by default only when nothing else moves).
+
+        A caller that has just generated the other moves passes ``blocked``
+        (whether there were none) to save generating them again.
+        """
+        if self.redeals_left <= 0 or not any(self.piles[self.plan.last_group_start :]):
             return False
         if self.spec.redeal_anytime:
             return True
-        return not self.can_deal() and next(self.card_moves(), None) is None
+        if blocked is None:
+            blocked = not self.can_deal() and next(self.card_moves(), None) is None
+        return blocked
 
     def _redeal_cards(self) -> list[Card]:
         start = self.plan.last_group_start
@@ -359,11 +365,14 @@ class LegalMoves:
         state = self.state
         if state.is_won():
             return
+        blocked = True
         for source, target in state.card_moves():
+            blocked = False
             yield state.move_at(source, target)
         if state.can_deal():
+            blocked = False
             yield Move.deal()
-        if state.can_redeal():
+        if state.can_redeal(blocked):
             yield Move.redeal()
 
     def __contains__(self, move: object) -> bool:

@@ -154,7 +154,7 @@ class _Search:
         moves = home + other
         if state.can_deal():
             moves.append(DEAL)
-        if state.can_redeal():
+        if state.can_redeal(not moves):
             moves.append(REDEAL)
         return moves
 
