@@ -32,7 +32,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import parse_deal_number
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import InvalidDealError
 from cardtable.core.spec import GameSpec
 from cardtable.games import load_game
@@ -44,7 +44,7 @@ from cardtable.survey.store import ResultStore, SettingsUsed, default_path
 from cardtable.survey.task import Budget, Outcome
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
-_RANGE_RE: Final = re.compile(r"^\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?$")
+_RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
 
 
 def parse_deal_range(text: str) -> range:
@@ -52,8 +52,9 @@ def parse_deal_range(text: str) -> range:
     match = _RANGE_RE.match(text)
     if match is None:
         raise InvalidDealError(f"not a deal range: {text!r} (give FIRST-LAST, such as 1-1000)")
-    first = parse_deal_number(match[1])
-    last = parse_deal_number(match[2] or match[1])
+    first, last = int(match[1]), int(match[2] or match[1])
+    if not MIN_DEAL <= first <= MAX_DEAL or not MIN_DEAL <= last <= MAX_DEAL:
+        raise InvalidDealError(f"not a deal range: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
     if last < first:
         raise InvalidDealError(f"empty deal range: {text!r} (the first deal comes after the last)")
     return range(first, last + 1)

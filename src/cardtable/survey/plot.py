@@ -16,10 +16,16 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from cardtable.core.errors import CardtableError
 from cardtable.survey.stats import running
 from cardtable.survey.task import VERDICTS, Outcome
 
 COLOURS: Final = {"won": "#2a7f3f", "unwinnable": "#b03a2e", "unknown": "#9a9a9a"}
+SHORTEST: Final = 1e-4  # seconds: faster solves are drawn here, as a log scale has no zero
+
+
+class PlotError(CardtableError):
+    """A plot that cannot be written: no such directory, a format matplotlib does not know."""
 
 
 def draw(outcomes: Sequence[Outcome], title: str, path: str | Path) -> None:
@@ -30,7 +36,10 @@ def draw(outcomes: Sequence[Outcome], title: str, path: str | Path) -> None:
     _running(left, outcomes)
     _histogram(right, outcomes)
     figure.suptitle(title)
-    figure.savefig(path, dpi=110)
+    try:
+        figure.savefig(path, dpi=110)
+    except (OSError, ValueError) as error:
+        raise PlotError(f"cannot write the plot {str(path)!r}: {error}") from None
 
 
 def _running(axes: Axes, outcomes: Sequence[Outcome]) -> None:
@@ -63,11 +72,11 @@ def _running(axes: Axes, outcomes: Sequence[Outcome]) -> None:
 
 def _histogram(axes: Axes, outcomes: Sequence[Outcome]) -> None:
     """Solve times on a log scale, stacked by verdict: they span several orders of magnitude."""
-    seconds = [max(outcome.seconds, 1e-4) for outcome in outcomes]
+    groups = [[max(o.seconds, SHORTEST) for o in outcomes if o.verdict == v] for v in VERDICTS]
+    seconds = [s for group in groups for s in group]
     if seconds:
-        low, high = math.log10(min(seconds)), math.log10(max(seconds))
-        bins = [10 ** (low + (high - low + 1e-9) * i / 30) for i in range(31)]
-        groups = [[max(o.seconds, 1e-4) for o in outcomes if o.verdict == v] for v in VERDICTS]
+        low, high = math.log10(min(seconds)), math.log10(max(seconds)) + 1e-9
+        bins = [10 ** (low + (high - low) * i / 30) for i in range(31)]
         axes.hist(groups, bins=bins, stacked=True, color=[COLOURS[v] for v in VERDICTS], label=list(VERDICTS))
         axes.set_xscale("log")
         axes.legend(fontsize="small")

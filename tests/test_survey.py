@@ -1,0 +1,264 @@
+"""The survey's parts: Wilson intervals, the SQLite store, the runner on a pool and on Dask.
+
+Budgets are in positions (``max_states``), never seconds, so verdicts do not
+depend on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cardtable import load_game
+from cardtable.survey import runner
+from cardtable.survey.executors import process_pool
+from cardtable.survey.runner import Survey, WorkerMismatchError
+from cardtable.survey.stats import percentile, summarize, wilson, winnability
+from cardtable.survey.store import ResultStore, SurveyDatabaseError
+from cardtable.survey.task import Budget, Outcome, solve_deal
+
+FAN = load_game("fan")
+SMALL = Budget(max_states=500)  # fan deals 1-30: won, unwinnable and unknown all occur
+LARGER = Budget(max_states=5000)
+Row = tuple[int, str, int, int | None]
+
+
+def verdicts(store: ResultStore, game: str = "fan") -> list[Row]:
+    """What must not depend on where or how often a survey ran: no times, no dates."""
+    return [(o.deal, o.verdict, o.states, o.length) for o in store.outcomes(game, 1)]
+
+
+def outcome(deal: int, verdict: str = "won", seconds: float = 0.5) -> Outcome:
+    return Outcome(deal, verdict, seconds, 100, 40 if verdict == "won" else None, 1, "test")  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[ResultStore]:
+    with ResultStore(tmp_path / "survey.sqlite") as opened:
+        yield opened
+
+
+@pytest.fixture
+def threads() -> Iterator[tuple[ThreadPoolExecutor, int]]:
+    with ThreadPoolExecutor(2) as pool:
+        yield pool, 4
+
+
+# -- statistics ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        # Wilson (1927) score interval, z = 1.96; e.g. Newcombe (1998), Brown, Cai & DasGupta (2001)
+        (8, 10, 0.4902, 0.9433),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (1, 10, 0.0179, 0.4042),
+        (81, 263, 0.2553, 0.3662),  # Newcombe's example
+    ],
+)
+def test_wilson_interval_matches_published_values(
+    successes: int, trials: int, low: float, high: float
+) -> None:
+    assert wilson(successes, trials) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_is_symmetric_and_inside_0_1() -> None:
+    for trials in range(1, 30):
+        for successes in range(trials + 1):
+            low, high = wilson(successes, trials)
+            assert 0 <= low <= successes / trials <= high <= 1
+            mirror_low, mirror_high = wilson(trials - successes, trials)
+            assert (low, high) == pytest.approx((1 - mirror_high, 1 - mirror_low))
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_unknowns_widen_the_interval_from_all_lost_to_all_won() -> None:
+    w = winnability(won=8, unwinnable=2, unknown=0)
+    assert w.estimate == 0.8
+    assert w.interval == w.interval_with_unknowns == wilson(8, 10)
+    w = winnability(won=8, unwinnable=2, unknown=5)
+    assert w.estimate == 0.8 and w.interval == wilson(8, 10)
+    assert w.interval_with_unknowns == (wilson(8, 15)[0], wilson(13, 15)[1])
+    w = winnability(won=0, unwinnable=0, unknown=4)
+    assert w.estimate is None and w.interval_with_unknowns == (0.0, 1.0)
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(100, 0, -1)]
+    assert [percentile(values, f) for f in (0.5, 0.9, 0.99, 1.0)] == [50, 90, 99, 100]
+    assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2
+    assert percentile([7.0], 0.99) == 7
+
+
+def test_summary_counts_verdicts_and_times() -> None:
+    outcomes = [outcome(1, "won", 0.1), outcome(2, "unwinnable", 0.2), outcome(3, "unknown", 3.0)]
+    summary = summarize(outcomes)
+    assert (summary.surveyed, summary.won, summary.unwinnable, summary.unknown) == (3, 1, 1, 1)
+    assert summary.seconds is not None
+    assert (summary.seconds.median, summary.seconds.max) == (0.2, 3.0)
+    assert summary.seconds.total == pytest.approx(3.3)
+    assert summarize([]).seconds is None
+
+
+# -- the store -----------------------------------------------------------------------
+
+
+def test_a_stored_deal_is_kept_unless_retrying_an_unknown(store: ResultStore) -> None:
+    assert store.add("fan", outcome(1, "won"), SMALL)
+    assert store.add("fan", outcome(2, "unknown"), SMALL)
+    assert not store.add("fan", outcome(1, "unwinnable"), LARGER)
+    assert not store.add("fan", outcome(2, "won"), LARGER)  # no retry asked
+    assert not store.add("fan", outcome(1, "unwinnable"), LARGER, retry_unknown=True)  # decided: kept
+    assert store.add("fan", outcome(2, "won"), LARGER, retry_unknown=True)
+    assert [(o.deal, o.verdict) for o in store.outcomes("fan", 1)] == [(1, "won"), (2, "won")]
+    assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(SMALL, 1), (LARGER, 1)]
+
+
+def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) -> None:
+    for deal in (1, 2, 3, 9):
+        store.add("fan", outcome(deal, "unknown" if deal == 2 else "won"), SMALL)
+    store.add("alexander-the-great", outcome(4), SMALL)
+    assert store.known("fan", 1, range(1, 5)) == {1, 2, 3}
+    assert store.known("fan", 1, range(1, 5), retry_unknown=True) == {1, 3}
+    assert store.known("fan", 2, range(1, 10)) == set()
+    assert [o.deal for o in store.outcomes("fan", 1, range(2, 10))] == [2, 3, 9]
+
+
+def test_two_stores_share_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite"
+    with ResultStore(path) as first, ResultStore(path) as second:
+        first.add("fan", outcome(1), SMALL)
+        second.add("fan", outcome(2), SMALL)
+        first.add("fan", outcome(3), SMALL)
+        assert [o.deal for o in second.outcomes("fan", 1)] == [1, 2, 3]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_reading_needs_an_existing_survey(tmp_path: Path) -> None:
+    with pytest.raises(SurveyDatabaseError, match="no survey database"):
+        ResultStore(tmp_path / "missing.sqlite", create=False)
+    assert not (tmp_path / "missing.sqlite").exists()
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(SurveyDatabaseError, match="not a cardtable survey"):
+        ResultStore(empty, create=False)
+    with ResultStore(empty) as made:  # surveying may start in an empty file
+        made.add("fan", outcome(1), SMALL)
+    with ResultStore(empty, create=False) as read:
+        assert len(read.outcomes("fan", 1)) == 1
+
+
+def foreign_database(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE results (x)")
+        db.execute("INSERT INTO results VALUES (42)")
+    sqlite3.connect(path).close()
+
+
+def damaged_survey(path: Path) -> None:
+    with ResultStore(path) as made:
+        for deal in range(1, 400):
+            made.add("fan", outcome(deal), SMALL)
+    data = bytearray(path.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # page 2 garbled
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda path: path.write_text("deal,verdict\n1,won\n"), "not an SQLite database"),
+        (lambda path: path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 50), "cannot use"),
+        (foreign_database, "not a cardtable survey database"),
+        (damaged_survey, "cannot use"),
+    ],
+    ids=["text", "truncated", "foreign", "damaged"],
+)
+@pytest.mark.parametrize("create", [True, False], ids=["survey", "report"])
+def test_a_bad_file_is_refused_and_left_alone(tmp_path: Path, make: object, words: str, create: bool) -> None:
+    path = tmp_path / "bad.sqlite"
+    make(path)  # type: ignore[operator]
+    before = path.read_bytes()
+    with pytest.raises(SurveyDatabaseError, match=words):
+        ResultStore(path, create=create)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.sqlite"]
+
+
+def test_a_directory_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SurveyDatabaseError, match="cannot use"):
+        ResultStore(tmp_path)
+
+
+# -- the runner ----------------------------------------------------------------------
+
+
+def test_a_worker_solves_one_deal() -> None:
+    done = solve_deal("fan", 1, Budget(max_states=100_000))
+    assert done.deal == 1 and done.verdict in ("won", "unwinnable")
+    assert (done.length is not None) == (done.verdict == "won")
+    assert done.rules_version == FAN.rules_version
+
+
+def test_a_survey_resumes_and_never_counts_a_deal_twice(
+    store: ResultStore, threads: tuple[ThreadPoolExecutor, int]
+) -> None:
+    first = Survey(store, FAN, range(1, 21), SMALL).run(threads)
+    assert (first.planned, first.skipped, first.solved, first.stored) == (20, 0, 20, 20)
+    again = Survey(store, FAN, range(1, 31), SMALL)
+    assert again.todo == 10
+    assert again.run(threads).stored == 10
+    assert len(store.outcomes("fan", 1)) == 30
+
+
+def test_retrying_unknowns_replaces_only_unknowns(
+    store: ResultStore, threads: tuple[ThreadPoolExecutor, int]
+) -> None:
+    Survey(store, FAN, range(1, 31), SMALL).run(threads)
+    before = verdicts(store)
+    unknown = [row[0] for row in before if row[1] == "unknown"]
+    assert unknown, "the small budget should leave some fan deals unknown"
+    retry = Survey(store, FAN, range(1, 31), LARGER, retry_unknown=True)
+    assert retry.todo == len(unknown)
+    assert retry.run(threads).stored == len(unknown)
+    after = verdicts(store)
+    assert [row for row in after if row[0] not in unknown] == [row for row in before if row[0] not in unknown]
+    assert sum(row[1] == "unknown" for row in after) < len(unknown)
+
+
+def test_process_pool_and_dask_give_the_same_verdicts(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    deals = range(1, 31)
+    with ResultStore(tmp_path / "pool.sqlite") as pooled, process_pool(2) as pool:
+        Survey(pooled, FAN, deals, SMALL).run(pool)
+        by_pool = verdicts(pooled)
+    with (
+        ResultStore(tmp_path / "dask.sqlite") as dasked,
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        Survey(dasked, FAN, deals, SMALL).run((client.get_executor(pure=False), 4))
+        by_dask = verdicts(dasked)
+    assert by_pool == by_dask
+    assert len(by_pool) == 30 and {row[1] for row in by_pool} == {"won", "unwinnable", "unknown"}
+
+
+def test_a_worker_with_other_rules_is_refused(
+    store: ResultStore, threads: tuple[ThreadPoolExecutor, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def other_rules(game: str, number: int, budget: Budget) -> Outcome:
+        return Outcome(number, "won", 0.1, 10, 50, rules_version=99, version="9.9")
+
+    monkeypatch.setattr(runner, "solve_deal", other_rules)
+    with pytest.raises(WorkerMismatchError, match="rules version 99"):
+        Survey(store, FAN, range(1, 5), SMALL).run(threads)
+    assert store.outcomes("fan", 1) == []

@@ -1,0 +1,281 @@
+"""``cardtable survey`` and ``cardtable report`` from the outside: resume after kill -9, reports, bad input.
+
+Budgets are in positions (``--max-states``, ``--timeout 0``), so verdicts do not
+depend on the machine's speed; fan deals with a small budget keep it quick.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cardtable.cli.main import main
+
+BUDGET = ("--timeout", "0", "--max-states", "500")
+SURVEY_CODE = "from cardtable.cli.main import main; main()"
+
+
+def run(*args: str) -> Result:
+    """``cardtable ARGS`` in-process, standard error apart."""
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+def survey(db: Path, deals: str = "1-30", *extra: str) -> Result:
+    result = run("survey", "fan", "--deals", deals, "--workers", "2", "--db", str(db), *BUDGET, *extra)
+    assert result.exit_code == 0, (result.output, result.stderr)
+    return result
+
+
+def table(db: Path) -> list[tuple[object, ...]]:
+    """Everything stored that does not depend on timing: no seconds, no dates."""
+    with sqlite3.connect(db) as connection:
+        sql = "SELECT game, rules_version, deal, verdict, states, length, timeout, max_states FROM results"
+        return connection.execute(f"{sql} ORDER BY deal").fetchall()
+
+
+def count(db: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as connection:
+            return int(connection.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def start_survey(db: Path, deals: str) -> subprocess.Popen[bytes]:
+    """The survey in a process group of its own, with Ctrl-C acting as in a terminal."""
+    args = ["survey", "fan", "--deals", deals, "--workers", "2", "--db", str(db), *BUDGET]
+    return subprocess.Popen(
+        [sys.executable, "-c", SURVEY_CODE, *args],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def wait_for_results(db: Path, process: subprocess.Popen[bytes], at_least: int) -> int:
+    deadline = time.monotonic() + 60
+    while (stored := count(db)) < at_least:
+        assert process.poll() is None, "the survey ended before it could be interrupted"
+        assert time.monotonic() < deadline, "no results stored in 60 s"
+        time.sleep(0.02)
+    return stored
+
+
+def group_alive(group: int) -> list[int]:
+    """The processes of a process group still running (zombies awaiting their reaper aside)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, _, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
+        except (OSError, IndexError):
+            continue  # ended while we looked
+        if int(pgrp) == group and state != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+def assert_group_ends(group: int) -> None:
+    deadline = time.monotonic() + 15
+    while group_alive(group):
+        assert time.monotonic() < deadline, f"left running: {group_alive(group)}"
+        time.sleep(0.05)
+
+
+def assert_fails(result: Result, *words: str) -> None:
+    """One line on standard error naming the problem, exit code 2, no traceback."""
+    assert result.exit_code == 2, (result.output, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardtable: "), result.stderr
+    for word in words:
+        assert word in lines[0]
+    assert result.stdout == ""
+
+
+# -- interrupted and resumed ---------------------------------------------------------
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
+def test_a_survey_killed_part_way_resumes_to_the_same_table(tmp_path: Path) -> None:
+    straight, killed = tmp_path / "straight.sqlite", tmp_path / "killed.sqlite"
+    survey(straight, "1-100")
+    process = start_survey(killed, "1-100")
+    try:
+        wait_for_results(killed, process, at_least=10)
+        process.kill()  # kill -9 of the parent alone: its workers must notice and end
+        process.communicate()
+        assert_group_ends(process.pid)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+    stored = count(killed)
+    assert 10 <= stored < 100
+    resumed = survey(killed, "1-100")
+    assert f"{100 - stored} stored, {stored} stored before" in resumed.output
+    assert table(killed) == table(straight)
+    assert len(table(straight)) == 100
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
+def test_ctrl_c_stops_at_once_and_says_how_to_go_on(tmp_path: Path) -> None:
+    db = tmp_path / "survey.sqlite"
+    process = start_survey(db, "1-2000")
+    wait_for_results(db, process, at_least=5)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    last = stderr.decode().strip().splitlines()[-1]
+    assert last.startswith("cardtable: interrupted;") and "run again" in last
+    assert "Traceback" not in stderr.decode()
+    assert_group_ends(process.pid)  # no worker left behind
+
+
+def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_path: Path) -> None:
+    db = tmp_path / "survey.sqlite"
+    survey(db, "1-20")
+    first = table(db)
+    assert "10 solved" in survey(db, "11-30").output
+    assert table(db)[:20] == first
+    unknown = sum(row[3] == "unknown" for row in table(db))
+    assert unknown > 0
+    retried = run(
+        "survey", "fan", "--deals", "1-30", "--db", str(db), "--timeout", "0", "--max-states", "5000"
+    )
+    assert f"{unknown} solved" not in retried.output and "0 solved" in retried.output
+    retried = run(
+        "survey",
+        "fan",
+        "--deals",
+        "1-30",
+        "--db",
+        str(db),
+        "--timeout",
+        "0",
+        "--max-states",
+        "5000",
+        "--retry-unknown",
+    )
+    assert f"{unknown} solved" in retried.output and f"{unknown} stored" in retried.output
+    decided = [row for row in first if row[3] != "unknown"]
+    assert [row for row in table(db) if row[2] in {r[2] for r in decided}] == decided
+
+
+# -- reports -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def surveyed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("report") / "survey.sqlite"
+    survey(db, "1-40")
+    return db
+
+
+def test_report_counts_and_winnability(surveyed: Path) -> None:
+    rows = table(surveyed)
+    won = sum(row[3] == "won" for row in rows)
+    result = run("report", "fan", "--db", str(surveyed))
+    assert result.exit_code == 0, result.stderr
+    lines = dict(line.split(None, 1) for line in result.stdout.splitlines()[1:] if line.split()[0] != "with")
+    assert lines["surveyed"] == "40" and lines["won"] == str(won)
+    assert int(lines["won"]) + int(lines["unwinnable"]) + int(lines["unknown"]) == 40
+    assert "95% Wilson interval" in lines["winnability"]
+    assert lines["solve"].startswith("time     median") and "p99" in lines["solve"]
+    assert "max states 500" in lines["solver"] and "40 deals" in lines["solver"]
+
+
+def test_report_json_and_a_deal_range(surveyed: Path) -> None:
+    result = run("report", "fan", "--db", str(surveyed), "--json", "--deals", "11-30")
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    rows = [row for row in table(surveyed) if 11 <= int(row[2]) <= 30]  # type: ignore[call-overload]
+    assert (report["game"], report["rules_version"], report["deals"]) == ("fan", 1, [11, 30])
+    assert report["surveyed"] == 20
+    assert [report[v] for v in ("won", "unwinnable", "unknown")] == [
+        sum(row[3] == v for row in rows) for v in ("won", "unwinnable", "unknown")
+    ]
+    w = report["winnability"]
+    assert w["estimate"] == pytest.approx(report["won"] / (report["won"] + report["unwinnable"]))
+    assert w["interval_with_unknowns"][0] <= w["interval"][0] <= w["estimate"] <= w["interval"][1]
+    assert w["interval"][1] <= w["interval_with_unknowns"][1]
+    assert set(report["seconds"]) == {"median", "p90", "p99", "max", "total"}
+    assert report["settings"] == [
+        {"budget": {"timeout": None, "max_states": 500, "table": 4_000_000}, "version": "0.1.0", "deals": 20}
+    ]
+
+
+def test_report_draws_a_plot(surveyed: Path, tmp_path: Path) -> None:
+    plot = tmp_path / "fan.png"
+    result = run("report", "fan", "--db", str(surveyed), "--plot", str(plot))
+    assert result.exit_code == 0, result.stderr
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_report_of_a_game_not_surveyed(surveyed: Path) -> None:
+    result = run("report", "alexander-the-great", "--db", str(surveyed), "--json")
+    report = json.loads(result.stdout)
+    assert (report["surveyed"], report["seconds"], report["winnability"]["estimate"]) == (0, None, None)
+    assert "no deal decided yet" in run("report", "alexander-the-great", "--db", str(surveyed)).stdout
+
+
+# -- bad input -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deals", "words"),
+    [
+        ("10-1", "empty deal range: '10-1'"),
+        ("abc", "not a deal range: 'abc'"),
+        ("0-5", "not a deal range: '0-5'"),
+        ("1-", "'1-'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["survey", "report"])
+def test_a_bad_range_is_one_line(tmp_path: Path, command: str, deals: str, words: str) -> None:
+    db = tmp_path / "survey.sqlite"
+    assert_fails(run(command, "fan", "--deals", deals, "--db", str(db)), words)
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("command", ["survey", "report"])
+def test_an_unknown_game_is_one_line(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "survey.sqlite"
+    assert_fails(run(command, "klondike", "--deals", "1-10", "--db", str(db)), "unknown game: 'klondike'")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("command", ["survey", "report"])
+def test_a_file_that_is_no_survey_is_one_line_and_left_alone(tmp_path: Path, command: str) -> None:
+    db = tmp_path / "notes.txt"
+    db.write_text("not a database\n")
+    assert_fails(
+        run(command, "fan", "--deals", "1-10", "--db", str(db)), "not an SQLite database", "notes.txt"
+    )
+    assert db.read_text() == "not a database\n"
+
+
+def test_a_damaged_survey_is_one_line_and_left_alone(surveyed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite"
+    data = bytearray(surveyed.read_bytes())
+    data[100:4096] = bytes(len(data[100:4096]))  # the schema page wiped
+    db.write_bytes(bytes(data))
+    for command in ("survey", "report"):
+        assert_fails(run(command, "fan", "--deals", "1-10", "--db", str(db)), "cannot use")
+    assert db.read_bytes() == bytes(data)
+
+
+def test_reporting_a_missing_database_is_one_line(tmp_path: Path) -> None:
+    assert_fails(run("report", "fan", "--db", str(tmp_path / "none.sqlite")), "no survey database")
+
+
+def test_an_unwritable_plot_is_one_line(surveyed: Path, tmp_path: Path) -> None:
+    result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "no" / "such" / "dir.png"))
+    assert_fails(result, "cannot write the plot")
