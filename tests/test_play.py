@@ -331,3 +331,9 @@ def test_a_position_without_a_deal_number_has_no_replay_command() -> None:
     game.play("t1")
     game.play("t0")
     assert game.status() == "You won fan in 2 moves!"
+
+
+def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
+    assert Session(nearly_won_fan()).hint().startswith("play t1 f3 (Q♠ fan/1 to foundation/3)")
+    assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
+    assert "hint" in COMMANDS

@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal
+from cardtable.cli.solve import hint_text
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import CardtableError
@@ -25,8 +26,11 @@ from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
 from cardtable.render.text import HEADINGS, console, layout
+from cardtable.solver import Limit, solve
 
 PROMPT: Final = "> "
+HINT_SECONDS: Final = 10.0
+"""How long a hint may think; past it the player is told no answer was found."""
 
 
 class NothingToDoError(CardtableError):
@@ -167,8 +171,12 @@ class Session:
         if state.spec.redeals:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
-        lines.append("Commands: undo (u), redo, restart, moves (m), help (h, ?), quit (q)")
+        lines.append("Commands: undo (u), redo, restart, hint, moves (m), help (h, ?), quit (q)")
         return "\n".join(lines)
+
+    def hint(self) -> str:
+        """A move on a winning line from the solver, or why there is none."""
+        return hint_text(self.state, solve(self.state, Limit(seconds=HINT_SECONDS)))
 
     def legal(self) -> str:
         """Every legal move in the short notation: a hint, and a way to learn it."""
@@ -218,6 +226,7 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "help": lambda s: Reply(s.help()),
     "h": lambda s: Reply(s.help()),
     "?": lambda s: Reply(s.help()),
+    "hint": lambda s: Reply(s.hint()),
     "moves": lambda s: Reply(s.legal()),
     "m": lambda s: Reply(s.legal()),
     "quit": _quit,
@@ -270,7 +279,7 @@ def play(game: str, number: str | None) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
-    (undo, redo, restart, moves, help, quit); 'help' lists them all. In games
+    (undo, redo, restart, hint, moves, help, quit); 'help' lists them all. In games
     with a stock, Enter alone deals a card. Lines are read from standard input,
     so a game can also be piped in; end of input quits.
     """

@@ -1,0 +1,64 @@
+"""``cardtable solve`` and ``cardtable hint`` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cardtable import deal, load_game
+from cardtable.formats import deal_to_json, read_solution, replay
+from test_cli import assert_fails, nearly_won, run, write
+
+
+def test_solve_a_numbered_deal_prints_the_verdict_and_the_line() -> None:
+    result = run("solve", "fan", "3")
+    assert result.exit_code == 0, result.stderr
+    first = result.output.splitlines()[0]
+    assert first.startswith("fan deal 3: won in 65 moves (")
+    assert "1. t6 f3" in result.output
+
+
+def test_solve_json_is_a_solution_that_check_accepts(tmp_path: Path) -> None:
+    result = run("solve", "fan", "3", "--json")
+    solution = read_solution(result.output)
+    assert solution.result == "won"
+    assert replay(solution).problem is None
+    checked = run("check", write(tmp_path, result.output, "solution.json"))
+    assert checked.output == f"ok {len(solution.moves)} moves\n"
+
+
+def test_solve_several_files_prints_json_lines_in_order(tmp_path: Path) -> None:
+    lost = deal(load_game("alexander-the-great"), 2)
+    files = [
+        write(tmp_path, deal_to_json(nearly_won()), "a.json"),
+        write(tmp_path, deal_to_json(lost), "b.json"),
+    ]
+    result = run("solve", *files, "--json")
+    lines = result.output.splitlines()
+    assert [json.loads(line)["result"] for line in lines] == ["won", "unwinnable"]
+    assert json.loads(lines[1])["deal"]["deal"] == 2
+
+
+def test_a_budget_that_runs_out_says_unknown() -> None:
+    result = run("solve", "alexander-the-great-lucie", "1", "--max-states", "3")
+    assert "unknown: searched 3 positions before a verdict" in result.output
+    record = json.loads(run("solve", "alexander-the-great-lucie", "1", "--max-states", "3", "--json").output)
+    assert (record["result"], record["moves"]) == ("unknown", [])
+
+
+def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:
+    assert_fails(run("solve", "klondike", "3"), 2, "cannot read 'klondike'")
+    assert_fails(run("solve", "fan", "0"), 2, "not a deal number")
+    assert_fails(run("solve", write(tmp_path, "{nope")), 2, "malformed deal json")
+    bad_budget = run("solve", "fan", "3", "--timeout", "0")
+    assert bad_budget.exit_code == 2
+    assert "Invalid value for '--timeout'" in bad_budget.stderr
+
+
+def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
+    won = run("hint", write(tmp_path, deal_to_json(nearly_won())))
+    assert won.output.startswith("play t0 f0 (K♥ fan/0 to foundation/0): the game can still be won")
+    lost = run("hint", "alexander-the-great", "2")
+    assert lost.output == "no move wins from here: this position can no longer be won\n"
+    unknown = run("hint", "alexander-the-great-lucie", "1", "--max-states", "3")
+    assert unknown.output.startswith("no hint: searched 3 positions")
