@@ -279,3 +279,19 @@ def test_reporting_a_missing_database_is_one_line(tmp_path: Path) -> None:
 def test_an_unwritable_plot_is_one_line(surveyed: Path, tmp_path: Path) -> None:
     result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "no" / "such" / "dir.png"))
     assert_fails(result, "cannot write the plot")
+
+
+def test_a_bad_scheduler_is_one_line(tmp_path: Path) -> None:
+    result = run(
+        "survey", "fan", "--deals", "1-5", "--db", str(tmp_path / "s.sqlite"), "--scheduler", "nowhere"
+    )
+    assert_fails(result, "cannot use the Dask scheduler 'nowhere'")
+
+
+# -- on Dask -------------------------------------------------------------------------
+
+
+def test_a_local_dask_cluster_gives_the_pool_verdicts(surveyed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "dask.sqlite"
+    survey(db, "1-12", "--scheduler", "local", "--workers", "1")
+    assert table(db) == table(surveyed)[:12]

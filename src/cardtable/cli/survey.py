@@ -131,15 +131,15 @@ def survey(
 
 def _run(job: Survey, scheduler: str | None, workers: int) -> None:
     """Run the survey with a progress bar on standard error."""
-    with _progress_bar() as progress:
+    if not job.todo:
+        return
+    with executor(scheduler, workers) as pool, _progress_bar() as progress:
         task = progress.add_task(job.spec.id, total=job.todo, won=0)
 
         def advance(outcome: Outcome) -> None:
             progress.update(task, advance=1, won=job.tally.verdicts["won"])
 
-        if job.todo:
-            with executor(scheduler, workers) as pool:
-                job.run(pool, on_result=advance)
+        job.run(pool, on_result=advance)
 
 
 class _RateColumn(ProgressColumn):

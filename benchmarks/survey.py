@@ -1,0 +1,63 @@
+"""Deals per second of a survey with 1 and 2 worker processes, and the scaling efficiency.
+
+    python benchmarks/survey.py [GAME] [--deals 1-200] [--max-states 20000] [--workers 1,2]
+
+Each worker count surveys the same deals into a fresh database, through the same
+code as ``cardtable survey`` (process pool, SQLite writes, one result at a time),
+so the figures include process start-up and storage, not only the solver. The
+budget is in positions, so every run does the same work whatever the machine.
+Scaling efficiency is the speed-up over one worker divided by the workers: 100%
+is perfect; on a machine shared with other work it says how much was free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+from cardtable.cli.survey import parse_deal_range
+from cardtable.games import load_game
+from cardtable.survey.executors import process_pool
+from cardtable.survey.runner import Survey, Tally
+from cardtable.survey.store import ResultStore
+from cardtable.survey.task import Budget
+
+
+def timed_survey(game: str, deals: range, budget: Budget, workers: int, folder: Path) -> Tally:
+    """One survey of ``deals`` into a new database, with ``workers`` processes."""
+    with ResultStore(folder / f"workers-{workers}.sqlite") as store, process_pool(workers) as pool:
+        return Survey(store, load_game(game), deals, budget).run(pool)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", nargs="?", default="fan")
+    parser.add_argument("--deals", default="1-200")
+    parser.add_argument("--max-states", type=int, default=20_000)
+    parser.add_argument("--workers", default="1,2", help="worker counts to try, comma-separated")
+    args = parser.parse_args()
+    deals = parse_deal_range(args.deals)
+    budget = Budget(max_states=args.max_states)
+    counts = [int(n) for n in args.workers.split(",")]
+    print(f"{args.game}, deals {args.deals}, max states {args.max_states:,}, {os.cpu_count()} cores")
+    print(
+        f"{'workers':>7} {'deals':>6} {'seconds':>8} {'deals/s':>8} {'speed-up':>8} {'efficiency':>10}  verdicts"
+    )
+    base = None
+    with tempfile.TemporaryDirectory() as folder:
+        for workers in counts:
+            tally = timed_survey(args.game, deals, budget, workers, Path(folder))
+            rate = tally.solved / tally.seconds
+            base = base or rate / counts[0]
+            speedup = rate / base
+            verdicts = " ".join(f"{verdict} {n}" for verdict, n in tally.verdicts.items())
+            print(
+                f"{workers:>7} {tally.solved:>6} {tally.seconds:>8.2f} {rate:>8.2f}"
+                f" {speedup:>8.2f} {speedup / workers:>10.0%}  {verdicts}"
+            )
+
+
+if __name__ == "__main__":
+    main()
