@@ -6,6 +6,7 @@ depend on the machine's speed.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,7 @@ import pytest
 
 from cardtable import load_game
 from cardtable.survey import runner
-from cardtable.survey.executors import process_pool
+from cardtable.survey.executors import WorkerLostError, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
 from cardtable.survey.store import ResultStore, SurveyDatabaseError
@@ -262,3 +263,8 @@ def test_a_worker_with_other_rules_is_refused(
     with pytest.raises(WorkerMismatchError, match="rules version 99"):
         Survey(store, FAN, range(1, 5), SMALL).run(threads)
     assert store.outcomes("fan", 1) == []
+
+
+def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:
+    with pytest.raises(WorkerLostError, match="run again"), process_pool(1) as (pool, _):
+        pool.submit(os._exit, 9).result()

@@ -73,7 +73,10 @@ def _store_path(db: str | None) -> Path:
     "--deals", "deal_range", required=True, metavar="FIRST-LAST", help="The deals to solve, e.g. 1-10000."
 )
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=None, help="Processes  [default: one per core]"
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes, or Dask workers for --scheduler local  [default: one per core]",
 )
 @click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
 @click.option(

@@ -18,6 +18,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from typing import Final
 
@@ -30,6 +31,10 @@ IN_FLIGHT_PER_WORKER: Final = 2
 
 class SchedulerError(CardtableError):
     """A Dask scheduler that cannot be reached or started."""
+
+
+class WorkerLostError(CardtableError):
+    """A worker process that died mid-deal, such as at the hands of the out-of-memory killer."""
 
 
 def default_workers() -> int:
@@ -54,6 +59,12 @@ def process_pool(workers: int) -> Iterator[tuple[Executor, int]]:
     )
     try:
         yield pool, workers * IN_FLIGHT_PER_WORKER
+    except BrokenProcessPool:
+        _stop_now(pool)
+        raise WorkerLostError(
+            "a worker process died (out of memory? try a smaller --max-table); the results so far"
+            " are stored: run again to go on"
+        ) from None
     except BaseException:
         _stop_now(pool)
         raise
