@@ -101,13 +101,14 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[tuple[Executor, int]]
 
     try:
         if scheduler == LOCAL:
-            client = Client(  # type: ignore[no-untyped-call]  # (Dask's API has no type hints)
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
+            with _ctrl_c_for_parent_only():
+                client = Client(  # type: ignore[no-untyped-call]  # (Dask's API has no type hints)
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
         else:
             client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
     except (OSError, ValueError, TypeError) as error:
@@ -116,3 +117,20 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[tuple[Executor, int]]
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         yield pool, threads * IN_FLIGHT_PER_WORKER
+
+
+@contextmanager
+def _ctrl_c_for_parent_only() -> Iterator[None]:
+    """Processes started meanwhile ignore Ctrl-C (an ignored signal stays so across exec).
+
+    The parent alone then handles it, and closes the cluster in order, instead of
+    every Dask process printing its own traceback.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
