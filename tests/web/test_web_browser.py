@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from cardtable import deal, load_game
 from cardtable.formats import move_to_dict
@@ -185,6 +185,18 @@ def test_keys_and_the_move_box(page: Page) -> None:
     page.keyboard.press("Escape")
     page.keyboard.press("h")
     expect(page.locator("#table .hint")).to_have_count(1)
+    asked: list[str] = []
+
+    def decline(dialog: Dialog) -> None:  # leave this game for a new one? no
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", decline)
+    page.keyboard.press("n")
+    assert asked and "count as lost" in asked[0]
+    assert page.request.get("/api/plays/current").json()["deal"] == 10
+    table_at(page, moves=1, deal=10)
+    page.once("dialog", lambda dialog: dialog.accept())
     page.keyboard.press("n")
     table_at(page, moves=0)
     assert page.get_attribute("#table", "data-deal") != "10"

@@ -73,3 +73,23 @@ def test_the_worker_speaks_formats_json() -> None:
     answer = solve_position(deal_to_dict(deal(load_game("alexander-the-great"), 10)), 10, 100_000)
     assert answer["status"] == "won"
     assert answer["moves"][0] == {"from": "fan/5", "to": "foundation/2", "card": "QC"}
+
+
+def test_a_broken_pool_is_replaced() -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    made: list[Executor] = []
+
+    class Broken(Inline):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            raise BrokenProcessPool("a worker was killed")
+
+    def make() -> Executor:
+        made.append(Broken() if not made else Inline())
+        return made[-1]
+
+    solver = Solver(make)
+    state = deal(load_game("alexander-the-great"), 10)
+    with pytest.raises(SolverBusyError, match="stopped unexpectedly"):
+        run(solver.verdict(state, 5))
+    assert run(solver.verdict(state, 5)).status == "won" and len(made) == 2

@@ -59,7 +59,12 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; any other than loopback opens the game to the network.",
+)
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port; 0 picks a free one."
 )

@@ -31,7 +31,6 @@ from cardtable.server.solving import Budgets, Solver, watch_parent
 from cardtable.store import Store
 
 STATIC: Final = Path(str(files("cardtable.server") / "static"))
-LOOPBACK_HOSTS: Final = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
 def solver_processes() -> Executor:
@@ -53,12 +52,12 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The app over ``store``; ``allowed_hosts`` guards a loopback server from DNS rebinding."""
-    pool = executor() if callable(executor) else executor
+    solver = Solver(executor, budgets)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        pool.shutdown(wait=False, cancel_futures=True)
+        solver.executor.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(
         title="cardtable",
@@ -67,7 +66,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.plays = Plays(store)
-    app.state.solver = Solver(pool, budgets)
+    app.state.solver = solver
     errors.install(app)
     app.include_router(router)
     _pages(app)

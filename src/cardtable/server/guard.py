@@ -1,17 +1,22 @@
-"""ASGI middleware that bounds request bodies and sets protective headers on every answer.
+"""ASGI middleware: bounded request bodies, no cross-origin changes, protective headers.
 
 The body limit is enforced on the bytes actually received, not only on the
 ``Content-Length`` a client claims, so a chunked upload cannot grow past it.
+A request that would change something (POST) and comes from a page of another
+origin is refused: the SameSite cookie already keeps other sites' requests
+anonymous, but another server on this machine is the same "site".
 """
 
 from __future__ import annotations
 
 import json
 from typing import Final
+from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 MAX_BODY: Final = 64 * 1024
 """Bytes a request body may hold: a two-deck position is about 1 kB."""
 
@@ -38,9 +43,13 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        claimed = dict(scope["headers"]).get(b"content-length")
+        headers = dict(scope["headers"])
+        if scope["method"] not in SAFE_METHODS and not _same_origin(headers):
+            await _refuse(send, 403, "a request from another origin may not change anything here")
+            return
+        claimed = headers.get(b"content-length")
         if claimed is not None and (not claimed.isdigit() or int(claimed) > self.max_body):
-            await _too_large(send, self.max_body)
+            await _refuse(send, 413, f"the request body is over {self.max_body} bytes")
             return
         received = 0
 
@@ -66,12 +75,21 @@ class Guard:
         await self.app(scope, bounded, with_headers)
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps({"detail": f"the request body is over {limit} bytes"}).encode()
+def _same_origin(headers: dict[bytes, bytes]) -> bool:
+    """Whether the request's Origin (if the browser sent one) is this server's own."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True  # not sent by a browser page: scripts, curl, the tests' client
+    host = headers.get(b"host", b"").decode("latin-1")
+    return urlsplit(origin.decode("latin-1")).netloc == host
+
+
+async def _refuse(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
         }
     )

@@ -15,7 +15,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -34,7 +36,7 @@ RANDOM_DEALS: Final = 999_999
 
 
 class SolverBusyError(CardtableError):
-    """Too many searches are already waiting for a worker."""
+    """Too many searches are already waiting for a worker, or the workers died."""
 
 
 @dataclass(frozen=True)
@@ -118,10 +120,17 @@ def _key(state: State) -> tuple[str, int, bytes]:
 
 
 class Solver:
-    """Runs searches on an executor, a few at a time, and remembers their verdicts."""
+    """Runs searches on an executor, a few at a time, and remembers their verdicts.
 
-    def __init__(self, executor: Executor, budgets: Budgets | None = None, *, queue: int = 6) -> None:
-        self.executor = executor
+    Given a factory rather than an executor, it makes a new pool when the old
+    one breaks (a worker killed for memory, say) instead of failing for good.
+    """
+
+    def __init__(
+        self, executor: Executor | Callable[[], Executor], budgets: Budgets | None = None, *, queue: int = 6
+    ) -> None:
+        self.make = executor if callable(executor) else None
+        self.executor = executor() if callable(executor) else executor
         self.budgets = budgets or Budgets()
         self.queue = queue
         self._waiting = 0
@@ -142,6 +151,10 @@ class Solver:
             found = await loop.run_in_executor(
                 self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
             )
+        except BrokenProcessPool:
+            if self.make is not None:
+                self.executor = self.make()
+            raise SolverBusyError("the solver's worker stopped unexpectedly; ask again") from None
         finally:
             self._waiting -= 1
         verdict = Verdict(

@@ -156,6 +156,9 @@ async function act(path, motion) {
 async function newGame(options = {}) {
   stopShow();
   const game = options.game || $("game").value || DEFAULT_GAME;
+  const v = page.view;
+  const abandons = v && v.game === game && v.status === "playing" && v.moves > 0;
+  if (abandons && !confirm("Leave this game for a new one? It will count as lost in the statistics.")) return;
   const body = { game };
   if (options.deal !== undefined) body.deal = options.deal;
   else if ($("winnable").checked) {
