@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from cardtable import Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
-from cardtable.formats import Solution, replay
+from cardtable.formats import Solution, read_deal, replay
 from cardtable.solver import Limit, solve
-from helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, fan_position, positions
+from helpers import ACEY, ALEXANDER, DATA, FAN, FAST, LUCIE, acey_position, fan_position, positions
 
 CLUB_RUN_WITH_3_ON_2 = "KC QC JC TC 9C 8C 7C 6C 5C 4C 2C 3C"
 """All the clubs but the ace in one fan, the three on the two: the three can never move."""
@@ -145,3 +145,14 @@ def test_pruning_never_changes_a_verdict(game: str, data: st.DataObject) -> None
         return
     pruned = solve(state, limit)
     assert pruned.status == plain.status
+
+
+def test_lucie_covering_a_card_can_be_what_wins_the_redeal() -> None:
+    # From deal 7 after 31 moves: the only winning line moves a lone 6♠ onto 7♠, so
+    # that 7♠ cannot move on and the redeal comes with fewer cards home. Lone-card
+    # moves may be left out only when no redeal is to come (prune.py).
+    state = read_deal((DATA / "solver" / "lucie-cover-before-redeal.json").read_text())
+    assert state.redeals_left == 1
+    pruned = solve(state)
+    assert pruned.status == solve(state, prune=False).status == "won"
+    assert_replays(state, pruned.moves)

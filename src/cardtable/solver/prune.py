@@ -31,6 +31,16 @@ relaxation is a least fixpoint (see :meth:`Pruner.stranded`); every real line of
 play is also a line of the relaxation, so nothing winnable is ever cut. It catches
 the classic dead deal (a card above a lower card of its suit, with the cards it
 could move onto buried beneath it) and deadlocks spread over several piles.
+
+**Lone cards.** Where an emptied tableau pile takes nothing ever again (La Belle
+Lucie), moving the only card of a pile onto another pile uncovers nothing and
+leaves an inert space; it only covers the card it lands on. When no redeal can
+follow, every line from the position after such a move is open from the position
+before it too (play the same moves; the lone card still goes home from where it
+was), so the search leaves these moves out. While a redeal is still to come
+they must stay: a redeal waits until nothing else can move, and covering a card
+is a way to stop it from moving, which changes which cards are home when the
+redeal comes, and so the redeal itself.
 """
 
 from __future__ import annotations
@@ -65,6 +75,8 @@ class Pruner:
             for c in DECK
         )
         self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
+        self.inert_spaces = enabled and bool(tableau) and not self.fill
+
         self.ascending = _ascending_suits(spec)
         self.children_precede = not (up and down) and all(up != self.ascending[s] for s in range(4))
         first = [1 if self.ascending[SUIT_OF[c]] else KING for c in DECK]
@@ -79,6 +91,10 @@ class Pruner:
         self.children: tuple[tuple[Card, ...], ...] = tuple(
             tuple(c for c in DECK if p in self.parents[c]) for p in DECK
         )
+
+    def lone_moves_idle(self, state: State) -> bool:
+        """Whether lone-card moves onto the tableau can be left out (see the module text)."""
+        return self.inert_spaces and (state.redeals_left == 0 or state.spec.redeal_anytime)
 
     def safe_home(self, state: State) -> bool:
         """Whether every move onto a foundation is safe in this position."""
@@ -127,7 +143,13 @@ class Pruner:
         for index, pile in enumerate(piles):
             for depth, card in enumerate(pile):
                 where[card] = (index, depth)
-        before, after, parents, children, fill = self.before, self.after, self.parents, self.children, self.fill
+        before, after, parents, children, fill = (
+            self.before,
+            self.after,
+            self.parents,
+            self.children,
+            self.fill,
+        )
         uncovered: set[Card] = set()
         leaves: set[Card] = set()
         work: list[Card] = []
@@ -152,7 +174,11 @@ class Pruner:
                     work.append(after[card])
             if card in leaves:
                 continue
-            if card in home or any(p in uncovered for p in parents[card]) or (may_empty and RANK_OF[card] in fill):
+            if (
+                card in home
+                or any(p in uncovered for p in parents[card])
+                or (may_empty and RANK_OF[card] in fill)
+            ):
                 leaves.add(card)
                 index, depth = where[card]
                 if depth:

@@ -145,12 +145,18 @@ class _Search:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
     def _moves(self) -> list[int]:
+        """The moves to try, foundation moves first, idle lone-card moves left out (prune.py)."""
         state = self.state
         kinds = state.plan.kinds
+        piles = state.piles
+        skip_lone = self.pruner.lone_moves_idle(state)
         home: list[int] = []
         other: list[int] = []
         for source, target in state.card_moves():
-            (home if kinds[target] is Kind.FOUNDATION else other).append(source * 256 + target)
+            if kinds[target] is Kind.FOUNDATION:
+                home.append(source * 256 + target)
+            elif not (skip_lone and kinds[source] is Kind.TABLEAU and len(piles[source]) == 1):
+                other.append(source * 256 + target)
         moves = home + other
         if state.can_deal():
             moves.append(DEAL)
