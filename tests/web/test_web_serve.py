@@ -90,3 +90,12 @@ def test_open_waits_for_the_server_then_opens_the_page(monkeypatch: pytest.Monke
 
     _open_when_up(Started(), "http://127.0.0.1:8000/")
     assert opened == ["http://127.0.0.1:8000/"]
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    path = not_a_folder / "cardtable.sqlite"
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(path)])
+    assert result.exit_code == 1
+    assert f"cannot open the database {path}" in result.output

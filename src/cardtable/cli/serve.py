@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sqlite3
 import threading
 import time
 import webbrowser
@@ -82,8 +83,11 @@ def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     from cardtable.server.app import create_app
     from cardtable.store import Store
 
-    path = db if db is not None else default_db()
-    store = Store(path)
+    path = db.expanduser() if db is not None else default_db()
+    try:
+        store = Store(path)
+    except (OSError, sqlite3.Error) as error:
+        raise click.ClickException(f"cannot open the database {path}: {error}") from None
     sock = bind(host, port)
     port = sock.getsockname()[1]
     loopback = is_loopback(sock)

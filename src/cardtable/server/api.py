@@ -43,6 +43,7 @@ router = APIRouter(
         404: {"model": Problem, "description": "no such game for this player"},
         409: {"model": Problem, "description": "the rules refuse it (illegal move, nothing to undo)"},
         422: {"model": Problem, "description": "the request is malformed"},
+        503: {"model": Problem, "description": "the solver is busy or its worker stopped; ask again"},
     },
 )
 

@@ -89,6 +89,9 @@ function show(view, motion) {
   redeal.hidden = view.redeals_left === null;
   redeal.disabled = !view.can_redeal;
   redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
+  $("autoplay").parentElement.title = view.autoplay_safe
+    ? "Send home the cards that can safely go"
+    : "Autoplay sends home only cards proved safe to send; here none can be proved safe yet";
   showFacts();
   if (view.message) toast(view.message, 6);
   const changed = !previous || previous.id !== view.id || previous.status !== view.status;
