@@ -107,19 +107,22 @@ class Pruner:
         return self.in_suit and state.redeals_left == 0
 
     def home_move(self, state: State) -> tuple[int, int] | None:
-        """A card move onto a foundation, if there is one."""
+        """A card move from the tableau onto a foundation, if there is one.
+
+        Used only where foundations never give cards back, so every source is
+        a tableau pile.
+        """
         piles = state.piles
         plan = state.plan
         takers, empty_takers = plan.takers, plan.empty_takers
-        foundations = plan.foundations
         wanted: dict[Card, int] = {}
-        for target in foundations:
+        for target in plan.foundations:
             onto = piles[target]
             for card in takers[target][onto[-1]] if onto else empty_takers[target]:
                 wanted[card] = target
         for source in plan.sources:
             pile = piles[source]
-            if pile and source not in foundations and (home := wanted.get(pile[-1])) is not None:
+            if pile and (home := wanted.get(pile[-1])) is not None:
                 return source, home
         return None
 
