@@ -24,7 +24,7 @@ window.cardtable = page;
 const table = new Table($("table"), {
   drop: (from, to, card, started) => playMove({ move: { from, to, card } }, started),
   smart: (from, started) => playMove({ text: page.view.piles.find((p) => p.id === from).code }, started),
-  deal: (started) => (page.view.can_deal ? playMove({ move: { deal: "stock" } }, started) : toast("the stock is empty")),
+  deal: (started) => playMove({ move: { deal: "stock" } }, started),
   select: () => table.clearMarks("hint", "hint-target"),
 });
 page.table = table;
@@ -208,7 +208,9 @@ async function ask(path, thinking) {
   return busy(async () => {
     try {
       const answer = await post(`/api/plays/${id}/${path}`);
-      return answer.at === page.view.moves && id === page.view.id ? answer : null;
+      if (answer.at === page.view.moves && id === page.view.id) return answer;
+      toast("the game moved on while the solver thought: ask again");
+      return null;
     } catch (error) {
       refuse(error);
       return null;

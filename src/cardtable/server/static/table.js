@@ -59,11 +59,18 @@ export class Table {
   }
 
   redraw() {
+    const width = this.root.clientWidth;
+    this.place(width);
+    // a table taller than the window brings a scrollbar, which narrows the room: lay out again
+    if (this.root.clientWidth !== width) this.place(this.root.clientWidth);
+  }
+
+  place(width) {
     const view = this.view;
     if (!view) return;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(320, window.innerHeight - top - 8);
-    const g = (this.geometry = layout(view.piles, this.capacity, this.root.clientWidth, room));
+    const room = Math.max(320, window.innerHeight - top - 16); // the table's bottom margin included
+    const g = (this.geometry = layout(view.piles, this.capacity, width, room));
     const items = [];
     for (const pile of view.piles) {
       const box = g.boxes.get(pile.id);
