@@ -18,6 +18,7 @@ from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_to_json, move_to_json, read_deal, read_solution, replay
 from cardtable.games import GAMES, load_game
+from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
 
 STDIN: Final = "-"
@@ -27,6 +28,10 @@ NUMBER_ARGS: Final = {"ignore_unknown_options": True}
 
 class InputFileError(CardtableError, OSError):
     """A file named on the command line that cannot be read as text."""
+
+
+class OptionConflictError(CardtableError, ValueError):
+    """Command-line options that ask for two different things at once."""
 
 
 # -- turning arguments into positions -----------------------------------------
@@ -108,21 +113,47 @@ def _options(spec: GameSpec) -> str:
     return spec.id[len(spec.base_id) + 1 : -1]
 
 
+DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")
+
+
 @click.command(name="deal", context_settings=NUMBER_ARGS)
 @click.argument("game")
 @click.argument("number")
-@click.option("--json", "as_json", is_flag=True, help="Print the deal in the JSON deal format.")
-def deal_command(game: str, number: str, as_json: bool) -> None:
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(DEAL_FORMATS),
+    default=None,
+    help="Print JSON instead of the picture: our deal format, Solvitaire's deal, or Solvitaire's rules.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the deal in our JSON deal format (--format cardtable)."
+)
+def deal_command(game: str, number: str, fmt: str | None, as_json: bool) -> None:
     """Show deal NUMBER (1 to 2147483647) of GAME.
 
     Every card is shown, bottom to top, left to right: the last card of a line
     is the one that plays. Red cards are red where the terminal has colour.
+
+    --format solvitaire writes the deal as Solvitaire's deal file, and
+    --format solvitaire-rules the rules file that makes Solvitaire play our
+    rules (solvitaire --custom-rules RULES DEAL). Only games whose rules
+    Solvitaire can state work: fan and alexander-the-great-lucie(redeals=0).
     """
+    if as_json and fmt not in (None, "cardtable"):
+        raise OptionConflictError(f"--json means --format cardtable: it cannot go with --format {fmt}")
     state = numbered_deal(game, number)
-    if as_json:
+    if as_json or fmt == "cardtable":
         click.echo(deal_to_json(state))
+    elif fmt is not None:
+        click.echo(_solvitaire_text(state, fmt))
     else:
         console().print(layout(state))
+
+
+def _solvitaire_text(state: State, fmt: str) -> str:
+    """Solvitaire's deal or rules JSON (see :mod:`cardtable.interop.solvitaire`)."""
+    return solvitaire.rules_json(state.spec) if fmt == "solvitaire-rules" else solvitaire.deal_json(state)
 
 
 @click.command(context_settings=NUMBER_ARGS)
