@@ -41,7 +41,10 @@ def main() -> None:
     deals = parse_deal_range(args.deals)
     budget = Budget(max_states=args.max_states)
     counts = [int(n) for n in args.workers.split(",")]
-    print(f"{args.game}, deals {args.deals}, max states {args.max_states:,}, {os.cpu_count()} cores")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(
+        f"{args.game}, deals {args.deals}, max states {args.max_states:,}, {os.cpu_count()} cores, load {load}"
+    )
     print(
         f"{'workers':>7} {'deals':>6} {'seconds':>8} {'deals/s':>8} {'speed-up':>8} {'efficiency':>10}  verdicts"
     )

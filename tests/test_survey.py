@@ -16,7 +16,7 @@ import pytest
 
 from cardtable import load_game
 from cardtable.survey import runner
-from cardtable.survey.executors import WorkerLostError, process_pool
+from cardtable.survey.executors import Pool, WorkerLostError, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
 from cardtable.survey.store import ResultStore, SurveyDatabaseError
@@ -44,9 +44,9 @@ def store(tmp_path: Path) -> Iterator[ResultStore]:
 
 
 @pytest.fixture
-def threads() -> Iterator[tuple[ThreadPoolExecutor, int]]:
+def threads() -> Iterator[Pool]:
     with ThreadPoolExecutor(2) as pool:
-        yield pool, 4
+        yield Pool(pool, 4)
 
 
 # -- statistics ----------------------------------------------------------------------
@@ -208,9 +208,7 @@ def test_a_worker_solves_one_deal() -> None:
     assert done.rules_version == FAN.rules_version
 
 
-def test_a_survey_resumes_and_never_counts_a_deal_twice(
-    store: ResultStore, threads: tuple[ThreadPoolExecutor, int]
-) -> None:
+def test_a_survey_resumes_and_never_counts_a_deal_twice(store: ResultStore, threads: Pool) -> None:
     first = Survey(store, FAN, range(1, 21), SMALL).run(threads)
     assert (first.planned, first.skipped, first.solved, first.stored) == (20, 0, 20, 20)
     again = Survey(store, FAN, range(1, 31), SMALL)
@@ -219,9 +217,7 @@ def test_a_survey_resumes_and_never_counts_a_deal_twice(
     assert len(store.outcomes("fan", 1)) == 30
 
 
-def test_retrying_unknowns_replaces_only_unknowns(
-    store: ResultStore, threads: tuple[ThreadPoolExecutor, int]
-) -> None:
+def test_retrying_unknowns_replaces_only_unknowns(store: ResultStore, threads: Pool) -> None:
     Survey(store, FAN, range(1, 31), SMALL).run(threads)
     before = verdicts(store)
     unknown = [row[0] for row in before if row[1] == "unknown"]
@@ -247,14 +243,14 @@ def test_process_pool_and_dask_give_the_same_verdicts(tmp_path: Path) -> None:
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        Survey(dasked, FAN, deals, SMALL).run((client.get_executor(pure=False), 4))
+        Survey(dasked, FAN, deals, SMALL).run(Pool(client.get_executor(pure=False), 4))
         by_dask = verdicts(dasked)
     assert by_pool == by_dask
     assert len(by_pool) == 30 and {row[1] for row in by_pool} == {"won", "unwinnable", "unknown"}
 
 
 def test_a_worker_with_other_rules_is_refused(
-    store: ResultStore, threads: tuple[ThreadPoolExecutor, int], monkeypatch: pytest.MonkeyPatch
+    store: ResultStore, threads: Pool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def other_rules(game: str, number: int, budget: Budget) -> Outcome:
         return Outcome(number, "won", 0.1, 10, 50, rules_version=99, version="9.9")

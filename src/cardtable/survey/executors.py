@@ -2,7 +2,8 @@
 
 Both are :class:`concurrent.futures.Executor`\\ s (Dask's through
 ``Client.get_executor()``), so the survey runs one code path whatever solves
-the deals; each context manager also says how many deals to keep in flight.
+the deals; each context manager gives a :class:`Pool`, which also says how
+many deals to keep in flight.
 We write no cluster code of our own: Dask starts, schedules and heals.
 
 Dask is imported only when asked for, so a survey on one machine does not pay
@@ -20,13 +21,20 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
-from typing import Final
+from typing import Final, NamedTuple
 
 from cardtable.core.errors import CardtableError
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
 """Deals queued per worker: enough that none waits for the next, few enough to lose on a crash."""
+
+
+class Pool(NamedTuple):
+    """An executor, and how many deals to keep in flight on it."""
+
+    executor: Executor
+    in_flight: int
 
 
 class SchedulerError(CardtableError):
@@ -42,15 +50,15 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def executor(scheduler: str | None, workers: int) -> AbstractContextManager[tuple[Executor, int]]:
-    """The executor for ``--scheduler`` (None: processes here) and how many deals to keep in flight."""
+def executor(scheduler: str | None, workers: int) -> AbstractContextManager[Pool]:
+    """The pool for ``--scheduler``: None for processes here, ``local`` or an address for Dask."""
     if scheduler is None:
         return process_pool(workers)
     return dask_cluster(scheduler, workers)
 
 
 @contextmanager
-def process_pool(workers: int) -> Iterator[tuple[Executor, int]]:
+def process_pool(workers: int) -> Iterator[Pool]:
     """Worker processes on this machine; on an interrupt they stop at once, mid-deal."""
     pool = ProcessPoolExecutor(
         max_workers=workers,
@@ -58,7 +66,7 @@ def process_pool(workers: int) -> Iterator[tuple[Executor, int]]:
         initializer=_start_worker,
     )
     try:
-        yield pool, workers * IN_FLIGHT_PER_WORKER
+        yield Pool(pool, workers * IN_FLIGHT_PER_WORKER)
     except BrokenProcessPool:
         _stop_now(pool)
         raise WorkerLostError(
@@ -92,7 +100,7 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
 
 
 @contextmanager
-def dask_cluster(scheduler: str, workers: int) -> Iterator[tuple[Executor, int]]:
+def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     """A Dask client: of the cluster at ``tcp://HOST:PORT``, or of a new LocalCluster for ``local``.
 
     For ``local`` the client owns the cluster it starts, and closes it with itself.
@@ -116,7 +124,7 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[tuple[Executor, int]]
     with client:
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
-        yield pool, threads * IN_FLIGHT_PER_WORKER
+        yield Pool(pool, threads * IN_FLIGHT_PER_WORKER)
 
 
 @contextmanager

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
+from cardtable.survey.executors import Pool
 from cardtable.survey.store import ResultStore
 from cardtable.survey.task import Budget, Outcome, solve_deal
 
@@ -65,8 +66,8 @@ class Survey:
         """How many deals this run will solve."""
         return self.tally.planned - self.tally.skipped
 
-    def run(self, pool: tuple[Executor, int], on_result: OnResult | None = None) -> Tally:
-        """Solve the deals not yet stored on ``pool`` (an executor, how many deals in flight)."""
+    def run(self, pool: Pool, on_result: OnResult | None = None) -> Tally:
+        """Solve the deals not yet stored, on ``pool``."""
         started = time.perf_counter()
         todo = (number for number in self.deals if number not in self.known)
         try:
@@ -89,16 +90,13 @@ class Survey:
         self.tally.verdicts[outcome.verdict] += 1
 
 
-def _solve_all(
-    game: str, todo: Iterator[int], budget: Budget, pool: tuple[Executor, int]
-) -> Iterator[Outcome]:
-    """The outcomes as they complete, with at most ``pool[1]`` deals in flight."""
-    executor, in_flight = pool
+def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> Iterator[Outcome]:
+    """The outcomes as they complete, with at most ``pool.in_flight`` deals in flight."""
     pending: set[Future[Outcome]] = set()
     while True:
         for number in todo:
-            pending.add(executor.submit(solve_deal, game, number, budget))
-            if len(pending) >= in_flight:
+            pending.add(pool.executor.submit(solve_deal, game, number, budget))
+            if len(pending) >= pool.in_flight:
                 break
         if not pending:
             return
