@@ -119,7 +119,7 @@ def test_a_won_position_is_won_with_no_moves() -> None:
 @pytest.mark.parametrize("number", [1, 2, 3])
 def test_numbered_deals_decide_and_wins_replay(game: str, number: int) -> None:
     state = deal(load_game(game), number)
-    result = solve(state, Limit(states=200_000))
+    result = solve(state, Limit(states=20_000))
     if result.status == "won":
         assert_replays(state, result.moves)
 
