@@ -65,7 +65,7 @@ class Plan:
     stock: int | None
     waste: int | None
     last_group_start: int  # where the group a redeal replaces begins
-    key_groups: tuple[tuple[tuple[int, ...], bool, bool], ...]  # see State.key
+    key_groups: tuple[tuple[tuple[int, ...], bool, bool, bool], ...]  # see State.key
     key_table: bytes | None  # bytes.translate table for the key: cards to ranks, or None
 
     def accepts(self, target: int, top: int | None, card: int) -> bool:
@@ -125,16 +125,20 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
         stock=next((i for i in flat if groups[i].kind is Kind.STOCK), None),
         waste=next((i for i in flat if groups[i].kind is Kind.WASTE), None),
         last_group_start=sum(g.count for g in spec.groups[:-1]),
-        key_groups=_key_groups(ids, groups),
+        key_groups=_key_groups(ids, groups, spec.suits_matter),
         key_table=None if spec.suits_matter else bytes(RANK_OF[c] if c < 52 else c for c in range(256)),
     )
 
 
-def _key_groups(ids: list[PileId], groups: list[PileGroup]) -> tuple[tuple[tuple[int, ...], bool, bool], ...]:
+def _key_groups(
+    ids: list[PileId], groups: list[PileGroup], suits_matter: bool
+) -> tuple[tuple[tuple[int, ...], bool, bool, bool], ...]:
     """Piles grouped for the search key: by group, foundations also by base rank.
 
     Each entry is (flat indices, whether the piles may be sorted, whether empty
-    piles may be left out: true of tableau piles that an empty space makes inert).
+    piles may be left out: true of tableau piles that an empty space makes inert,
+    whether the top card tells the whole pile: true of foundations, which build
+    from their base one rank at a time, in suit or where suits never matter).
     """
     out: dict[tuple[str, int], list[int]] = {}
     by_name: dict[str, PileGroup] = {}
@@ -143,7 +147,12 @@ def _key_groups(ids: list[PileId], groups: list[PileGroup]) -> tuple[tuple[tuple
         out.setdefault((pid.group, base), []).append(i)
         by_name[pid.group] = group
     return tuple(
-        (tuple(indices), by_name[name].interchangeable, _inert_when_empty(by_name[name]))
+        (
+            tuple(indices),
+            by_name[name].interchangeable,
+            _inert_when_empty(by_name[name]),
+            by_name[name].kind is Kind.FOUNDATION and (by_name[name].build.same_suit or not suits_matter),
+        )
         for (name, _), indices in out.items()
     )
 

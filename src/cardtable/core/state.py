@@ -309,13 +309,17 @@ class State:
         Piles of an interchangeable group are sorted, so two positions that differ
         only in the order of their fans (or of like foundations) share a key; in a
         game where suits never matter, cards are keyed by rank alone; empty piles
-        that can never take a card again (La Belle Lucie's fans) are left out.
+        that can never take a card again (La Belle Lucie's fans) are left out, and a
+        foundation is keyed by its top card, which tells all the cards under it.
         """
         parts: list[bytes] = []
         piles = self.piles
         table = self.plan.key_table
-        for indices, sort, drop_empty in self.plan.key_groups:
-            chunk = [bytes(piles[i]) for i in indices if piles[i] or not drop_empty]
+        for indices, sort, drop_empty, top_only in self.plan.key_groups:
+            if top_only:
+                chunk = [bytes(piles[i][-1:]) for i in indices]
+            else:
+                chunk = [bytes(piles[i]) for i in indices if piles[i] or not drop_empty]
             if table is not None:
                 chunk = [pile.translate(table) for pile in chunk]
             if sort:

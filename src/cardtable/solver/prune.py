@@ -126,6 +126,18 @@ class Pruner:
                 return source, home
         return None
 
+    def goes_home(self, state: State, pile_index: int) -> bool:
+        """Whether the top card of this pile may go onto some foundation now."""
+        pile = state.piles[pile_index]
+        if not pile:
+            return False
+        card = pile[-1]
+        piles, plan = state.piles, state.plan
+        return any(
+            card in (plan.takers[f][piles[f][-1]] if piles[f] else plan.empty_takers[f])
+            for f in plan.foundations
+        )
+
     def stranded(self, state: State) -> bool:
         """Whether some tableau card can never reach its foundation (see the module text).
 

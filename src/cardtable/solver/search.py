@@ -110,8 +110,9 @@ class _Search:
                 self._undo(forced + (1 if stack else 0))
                 continue
             cursor[-1] = index + 1
-            placed = self._push(moves[index])
-            forced = self._play_safe()
+            code = moves[index]
+            placed = self._push(code)
+            forced = self._play_safe(self._uncovered(code))
             if state.is_won():
                 return self._found()
             if self._seen_before() or (placed and self._is_stranded()):
@@ -180,10 +181,28 @@ class _Search:
     def _is_stranded(self) -> bool:
         return self.pruner.final(self.state) and self.pruner.stranded(self.state)
 
-    def _play_safe(self) -> int:
-        """Play provably safe foundation moves; return how many were played."""
+    def _uncovered(self, code: int) -> int | None:
+        """The pile a tableau-to-tableau move uncovered a card in, else None.
+
+        Safe moves are played to exhaustion after every move, so after such a move
+        only the uncovered card can be newly playable home.
+        """
+        if code < 0:
+            return None
+        kinds = self.state.plan.kinds
+        source, target = code >> 8, code & 255
+        both_tableau = kinds[source] is Kind.TABLEAU and kinds[target] is Kind.TABLEAU
+        return source if both_tableau else None
+
+    def _play_safe(self, uncovered: int | None = None) -> int:
+        """Play provably safe foundation moves; return how many were played.
+
+        With ``uncovered``, nothing can go home unless that pile's top can.
+        """
         state = self.state
         if not self.pruner.safe_home(state):
+            return 0
+        if uncovered is not None and not self.pruner.goes_home(state, uncovered):
             return 0
         played = 0
         while (move := self.pruner.home_move(state)) is not None:
