@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from cardtable.core.layout import Plan
 from cardtable.core.move import Move
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
@@ -91,6 +92,7 @@ class _Search:
         self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.base = len(state.move_stack)
         self.pruner = Pruner(state.spec, enabled=prune)
+        self.twins_by_plan: dict[int, list[int]] = {}
 
     def run(self) -> bool:
         state = self.state
@@ -146,14 +148,23 @@ class _Search:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
     def _moves(self) -> list[int]:
-        """The moves to try, foundation moves first, idle lone-card moves left out (prune.py)."""
+        """The moves to try, foundation moves first, moves known to change nothing left out.
+
+        Left out: idle lone-card moves (prune.py), and moves that only swap two
+        interchangeable piles, which would give the same key: a lone card to an
+        empty twin pile, or a foundation's top onto a twin foundation.
+        """
         state = self.state
         kinds = state.plan.kinds
         piles = state.piles
+        twins = self._twins(state.plan)
         skip_lone = self.pruner.lone_moves_idle(state)
         home: list[int] = []
         other: list[int] = []
         for source, target in state.card_moves():
+            twin = twins[source] >= 0 and twins[source] == twins[target]
+            if twin and (kinds[source] is Kind.FOUNDATION or (len(piles[source]) == 1 and not piles[target])):
+                continue
             if kinds[target] is Kind.FOUNDATION:
                 home.append(source * 256 + target)
             elif not (skip_lone and kinds[source] is Kind.TABLEAU and len(piles[source]) == 1):
@@ -164,6 +175,17 @@ class _Search:
         if state.can_redeal(not moves):
             moves.append(REDEAL)
         return moves
+
+    def _twins(self, plan: Plan) -> list[int]:
+        """Pile -> its group of interchangeable piles in the key (-1: none), per plan."""
+        twins = self.twins_by_plan.get(id(plan))
+        if twins is None:
+            twins = [-1] * len(plan.ids)
+            for number, (indices, sort, _, _) in enumerate(plan.key_groups):
+                for i in indices:
+                    twins[i] = number if sort else -1
+            self.twins_by_plan[id(plan)] = twins
+        return twins
 
     def _push(self, code: int) -> bool:
         """Play a move; True if it put a card on the tableau or redealt (so may strand one)."""
