@@ -148,7 +148,10 @@ class _Search:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
     def _moves(self) -> list[int]:
-        """The moves to try, foundation moves first, moves known to change nothing left out.
+        """The moves to try, most promising first, moves known to change nothing left out.
+
+        Order: cards onto the foundations, a deal from the stock, cards passed
+        between foundations, then the rest.
 
         Left out: idle lone-card moves (prune.py), and moves that only swap two
         interchangeable piles, which would give the same key: a lone card to an
@@ -160,18 +163,17 @@ class _Search:
         twins = self._twins(state.plan)
         skip_lone = self.pruner.lone_moves_idle(state)
         home: list[int] = []
+        transfers: list[int] = []
         other: list[int] = []
         for source, target in state.card_moves():
             twin = twins[source] >= 0 and twins[source] == twins[target]
             if twin and (kinds[source] is Kind.FOUNDATION or (len(piles[source]) == 1 and not piles[target])):
                 continue
             if kinds[target] is Kind.FOUNDATION:
-                home.append(source * 256 + target)
+                (transfers if kinds[source] is Kind.FOUNDATION else home).append(source * 256 + target)
             elif not (skip_lone and kinds[source] is Kind.TABLEAU and len(piles[source]) == 1):
                 other.append(source * 256 + target)
-        moves = home + other
-        if state.can_deal():
-            moves.append(DEAL)
+        moves = home + ([DEAL] if state.can_deal() else []) + transfers + other
         if state.can_redeal(not moves):
             moves.append(REDEAL)
         return moves
