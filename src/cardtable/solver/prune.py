@@ -203,16 +203,6 @@ class Pruner:
                     work.extend(c for c in uncovered if RANK_OF[c] in fill)
         return not home.issuperset(where)
 
-    def _home_span(self, state: State, suit: int) -> tuple[int, int]:
-        """(lowest, highest) rank of ``suit`` at home; (0, -1) if none is."""
-        piles = state.piles
-        for i in state.plan.foundations:
-            pile = piles[i]
-            if pile and SUIT_OF[pile[0]] == suit:
-                first, last = RANK_OF[pile[0]], RANK_OF[pile[-1]]
-                return min(first, last), max(first, last)
-        return 0, -1
-
 
 def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
     """Suit -> whether it goes home upwards, from the foundations' bases and starting cards.
