@@ -8,6 +8,8 @@ so the figures include process start-up and storage, not only the solver. The
 budget is in positions, so every run does the same work whatever the machine.
 Scaling efficiency is the speed-up over one worker divided by the workers: 100%
 is perfect; on a machine shared with other work it says how much was free.
+``solver s`` sums the solver's own seconds over the deals: it stays flat as
+workers are added unless they compete with other work for the cores.
 """
 
 from __future__ import annotations
@@ -25,10 +27,19 @@ from cardtable.survey.store import ResultStore
 from cardtable.survey.task import Budget
 
 
-def timed_survey(game: str, deals: range, budget: Budget, workers: int, folder: Path) -> Tally:
-    """One survey of ``deals`` into a new database, with ``workers`` processes."""
+def timed_survey(game: str, deals: range, budget: Budget, workers: int, folder: Path) -> tuple[Tally, float]:
+    """One survey of ``deals`` into a new database, with ``workers`` processes; and the solver's seconds.
+
+    The solver's own seconds, summed over deals, stay flat as workers are added
+    unless the workers compete for a core (or for memory): they tell a busy
+    machine from overhead in the survey.
+    """
+    solving: list[float] = []
     with ResultStore(folder / f"workers-{workers}.sqlite") as store, process_pool(workers) as pool:
-        return Survey(store, load_game(game), deals, budget).run(pool)
+        tally = Survey(store, load_game(game), deals, budget).run(
+            pool, lambda done: solving.append(done.seconds)
+        )
+    return tally, sum(solving)
 
 
 def main() -> None:
@@ -46,19 +57,20 @@ def main() -> None:
         f"{args.game}, deals {args.deals}, max states {args.max_states:,}, {os.cpu_count()} cores, load {load}"
     )
     print(
-        f"{'workers':>7} {'deals':>6} {'seconds':>8} {'deals/s':>8} {'speed-up':>8} {'efficiency':>10}  verdicts"
+        f"{'workers':>7} {'deals':>6} {'seconds':>8} {'deals/s':>8} {'speed-up':>8} {'efficiency':>10}"
+        f" {'solver s':>8}  verdicts"
     )
     base = None
     with tempfile.TemporaryDirectory() as folder:
         for workers in counts:
-            tally = timed_survey(args.game, deals, budget, workers, Path(folder))
+            tally, solving = timed_survey(args.game, deals, budget, workers, Path(folder))
             rate = tally.solved / tally.seconds
             base = base or rate / counts[0]
             speedup = rate / base
             verdicts = " ".join(f"{verdict} {n}" for verdict, n in tally.verdicts.items())
             print(
                 f"{workers:>7} {tally.solved:>6} {tally.seconds:>8.2f} {rate:>8.2f}"
-                f" {speedup:>8.2f} {speedup / workers:>10.0%}  {verdicts}"
+                f" {speedup:>8.2f} {speedup / workers:>10.0%} {solving:>8.2f}  {verdicts}"
             )
 
 
