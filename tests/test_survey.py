@@ -23,7 +23,7 @@ from cardtable.survey.store import ResultStore, SurveyDatabaseError
 from cardtable.survey.task import Budget, Outcome, solve_deal
 
 FAN = load_game("fan")
-SMALL = Budget(max_states=500)  # fan deals 1-30: won, unwinnable and unknown all occur
+SMALL = Budget(max_states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
 LARGER = Budget(max_states=5000)
 Row = tuple[int, str, int, int | None]
 

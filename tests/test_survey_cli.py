@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import cardtable
 from cardtable.cli.main import main
+from cardtable.solver.search import DEFAULT_TABLE_CAP
 
-BUDGET = ("--timeout", "0", "--max-states", "500")
+BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
 
 
@@ -107,8 +109,8 @@ def assert_fails(result: Result, *words: str) -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
 def test_a_survey_killed_part_way_resumes_to_the_same_table(tmp_path: Path) -> None:
     straight, killed = tmp_path / "straight.sqlite", tmp_path / "killed.sqlite"
-    survey(straight, "1-100")
-    process = start_survey(killed, "1-100")
+    survey(straight, "1-150")
+    process = start_survey(killed, "1-150")
     try:
         wait_for_results(killed, process, at_least=10)
         process.kill()  # kill -9 of the parent alone: its workers must notice and end
@@ -118,11 +120,11 @@ def test_a_survey_killed_part_way_resumes_to_the_same_table(tmp_path: Path) -> N
         if group_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
     stored = count(killed)
-    assert 10 <= stored < 100
-    resumed = survey(killed, "1-100")
-    assert f"{100 - stored} stored, {stored} stored before" in resumed.output
+    assert 10 <= stored < 150
+    resumed = survey(killed, "1-150")
+    assert f"{150 - stored} stored, {stored} stored before" in resumed.output
     assert table(killed) == table(straight)
-    assert len(table(straight)) == 100
+    assert len(table(straight)) == 150
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
@@ -189,7 +191,7 @@ def test_report_counts_and_winnability(surveyed: Path) -> None:
     assert int(lines["won"]) + int(lines["unwinnable"]) + int(lines["unknown"]) == 40
     assert "95% Wilson interval" in lines["winnability"]
     assert lines["solve"].startswith("time     median") and "p99" in lines["solve"]
-    assert "max states 500" in lines["solver"] and "40 deals" in lines["solver"]
+    assert "max states 200" in lines["solver"] and "40 deals" in lines["solver"]
 
 
 def test_report_json_and_a_deal_range(surveyed: Path) -> None:
@@ -207,9 +209,8 @@ def test_report_json_and_a_deal_range(surveyed: Path) -> None:
     assert w["interval_with_unknowns"][0] <= w["interval"][0] <= w["estimate"] <= w["interval"][1]
     assert w["interval"][1] <= w["interval_with_unknowns"][1]
     assert set(report["seconds"]) == {"median", "p90", "p99", "max", "total"}
-    assert report["settings"] == [
-        {"budget": {"timeout": None, "max_states": 500, "table": 4_000_000}, "version": "0.1.0", "deals": 20}
-    ]
+    budget = {"timeout": None, "max_states": 200, "table": DEFAULT_TABLE_CAP}
+    assert report["settings"] == [{"budget": budget, "version": cardtable.__version__, "deals": 20}]
 
 
 def test_report_draws_a_plot(surveyed: Path, tmp_path: Path) -> None:
