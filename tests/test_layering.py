@@ -1,0 +1,30 @@
+"""The rules never import their satellites: core and games depend on nothing else of cardtable."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import cardtable
+
+PACKAGE = Path(cardtable.__file__).parent
+RULES = ("core", "games")
+
+
+def cardtable_imports(path: Path) -> set[str]:
+    """The cardtable modules a source file imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {name for name in found if name.split(".")[0] == "cardtable"}
+
+
+@pytest.mark.parametrize("path", sorted(p for part in RULES for p in (PACKAGE / part).glob("*.py")), ids=str)
+def test_the_rules_import_only_the_rules(path: Path) -> None:
+    allowed = tuple(f"cardtable.{part}" for part in RULES)
+    assert all(name.startswith(allowed) for name in cardtable_imports(path)), cardtable_imports(path)
