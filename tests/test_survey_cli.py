@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def run(*args: str) -> Result:
 
 def survey(db: Path, deals: str = "1-30", *extra: str) -> Result:
     result = run("survey", "fan", "--deals", deals, "--workers", "2", "--db", str(db), *BUDGET, *extra)
-    assert result.exit_code == 0, (result.output, result.stderr)
+    trace = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
+    assert result.exit_code == 0, (result.output, result.stderr, trace)
     return result
 
 

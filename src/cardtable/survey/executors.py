@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError
 
@@ -108,23 +108,44 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     from distributed import Client
 
     try:
-        if scheduler == LOCAL:
-            with _ctrl_c_for_parent_only():
-                client = Client(  # type: ignore[no-untyped-call]  # (Dask's API has no type hints)
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.CRITICAL,
-                )
-        else:
-            client = Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+        local = scheduler == LOCAL
+        client: Client = (
+            _local_client(Client, workers) if local else Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+        )
     except (OSError, ValueError, TypeError) as error:
         raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
     with client:
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         yield Pool(pool, threads * IN_FLIGHT_PER_WORKER)
+
+
+LOCAL_START_TRIES: Final = 3
+
+
+def _local_client(client_class: Any, workers: int) -> Any:
+    """A client of a new LocalCluster, tried again if the cluster fails to come up.
+
+    Starting worker processes races now and then in Dask ("Nanny failed to
+    start"); a fresh attempt succeeds, so a survey does not die of it.
+    """
+    for _ in range(LOCAL_START_TRIES - 1):
+        try:
+            return _start_local(client_class, workers)
+        except (RuntimeError, AssertionError):
+            continue
+    return _start_local(client_class, workers)
+
+
+def _start_local(client_class: Any, workers: int) -> Any:
+    with _ctrl_c_for_parent_only():
+        return client_class(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
 
 
 @contextmanager
