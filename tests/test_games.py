@@ -92,3 +92,12 @@ def test_bad_ids(text: str, fragment: str) -> None:
 def test_bad_id_types() -> None:
     with pytest.raises(UnknownGameError):
         load_game(None)  # type: ignore[arg-type]
+
+
+def test_find_game_answers_none_for_what_is_no_game() -> None:
+    from cardtable.games import find_game
+
+    spec = find_game("alexander-the-great-lucie(redeals=0)")
+    assert spec is not None and spec.redeals == 0
+    assert find_game("klondike") is None
+    assert find_game("deal.json") is None

@@ -24,7 +24,7 @@ from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.core.validate import check_position
-from cardtable.games import load_game
+from cardtable.games import find_game, load_game
 
 RESULTS = ("won", "unwinnable", "unknown")
 
@@ -206,7 +206,8 @@ def read_solution(text: str) -> Solution:
     except InvalidDealError as problem:
         raise InvalidSolutionError(f"its deal: {problem}") from None
     game = obj.get("game", deal.spec.id)
-    if not isinstance(game, str) or _game_id(game) != deal.spec.id:
+    spec = find_game(game) if isinstance(game, str) else None
+    if spec is None or spec.id != deal.spec.id:
         raise InvalidSolutionError(f"'game' is {game!r} but its deal is a {deal.spec.id} deal")
     result = obj.get("result")
     if result not in RESULTS:
@@ -220,13 +221,6 @@ def read_solution(text: str) -> Solution:
         raise InvalidSolutionError(str(problem)) from None
     stats = obj.get("stats")
     return Solution(deal, result, parsed, stats if isinstance(stats, dict) else {})
-
-
-def _game_id(text: str) -> str | None:
-    try:
-        return load_game(text).id
-    except CardtableError:
-        return None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from cardtable.core.errors import CardtableError, InvalidDealError
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_to_json, move_to_json, read_deal, read_solution, replay
-from cardtable.games import GAMES, load_game
+from cardtable.games import GAMES, find_game, load_game
 from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
 
@@ -66,9 +66,7 @@ def read_text(path: str) -> str:
 def _reason(problem: OSError, path: str) -> str:
     """The operating system's words, with a hint when a game id was taken for a file name."""
     reason = (problem.strerror or str(problem)).lower()
-    try:
-        load_game(path)
-    except CardtableError:
+    if find_game(path) is None:
         return reason
     return f"{reason} (for a numbered deal give the game and a number: {path} 42)"
 

@@ -14,12 +14,11 @@ import click
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_text
 from cardtable.core.cards import card_symbol
-from cardtable.core.errors import CardtableError
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_deal
-from cardtable.games import load_game
+from cardtable.games import find_game
 from cardtable.solver import Limit, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.search import DEFAULT_TABLE_CAP
@@ -46,17 +45,9 @@ def with_budget(command: click.decorators.FC) -> click.decorators.FC:
 
 def positions(sources: tuple[str, ...]) -> list[State]:
     """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input)."""
-    if len(sources) == 2 and not os_path.exists(sources[0]) and _is_game(sources[0]):
+    if len(sources) == 2 and not os_path.exists(sources[0]) and find_game(sources[0]) is not None:
         return [numbered_deal(sources[0], sources[1])]
     return [read_deal(read_text(source)) for source in sources]
-
-
-def _is_game(text: str) -> bool:
-    try:
-        load_game(text)
-    except CardtableError:
-        return False
-    return True
 
 
 def line_text(state: State, moves: list[Move]) -> list[str]:

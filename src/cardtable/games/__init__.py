@@ -37,6 +37,14 @@ def load_game(game_id: str) -> GameSpec:
     return dataclasses.replace(spec, id=canonical_id(base, spec))
 
 
+def find_game(game_id: str) -> GameSpec | None:
+    """The spec for ``game_id``, or None when it names no game (for callers that guess)."""
+    try:
+        return load_game(game_id)
+    except UnknownGameError:
+        return None
+
+
 def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
     key, equals, raw = (s.strip() for s in part.partition("="))
     if key not in base.options:
