@@ -438,11 +438,15 @@ def fan_game_positions(draw: st.DrawFn, game: str) -> State:
 
 
 @st.composite
-def acey_positions(draw: st.DrawFn) -> State:
-    """Any Acey and Kingsley position that validation accepts."""
+def acey_positions(draw: st.DrawFn, lowest: int | None = None) -> State:
+    """Any Acey and Kingsley position that validation accepts; foundations at least ``lowest`` high.
+
+    Without ``lowest``, half the positions have foundations of 10 or more (small endgames).
+    """
     rnd = draw(st.randoms(use_true_random=False))
-    high = draw(st.booleans())
-    heights = [draw(st.integers(10 if high else 0, 13)) for _ in range(8)]
+    if lowest is None:
+        lowest = 10 if draw(st.booleans()) else 0
+    heights = [draw(st.integers(lowest, 13)) for _ in range(8)]
     while sum(heights) < 12:  # reserves 26 + stock and waste 66 = 92: at least 12 of 104 are home
         heights[sum(heights) % 8] += 1
     left = full_deck(ACEY)

@@ -17,6 +17,7 @@ from cardtable.core.layout import Plan
 from cardtable.core.move import Move
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
+from cardtable.solver import updown
 from cardtable.solver.prune import Pruner
 
 Status = Literal["won", "unwinnable", "unknown"]
@@ -61,35 +62,67 @@ class _BudgetExceeded(Exception):
 def solve(state: State, limit: Limit | None = None, *, prune: bool = True) -> SolveResult:
     """Decide whether ``state`` can be won; the state itself is left unchanged.
 
-    ``prune=False`` turns off the rules of :mod:`cardtable.solver.prune`, so that
-    tests can check that they never change a verdict.
+    Games shaped like Acey and Kingsley go to the search of
+    :mod:`cardtable.solver.updown`. ``prune=False`` turns that and the rules of
+    :mod:`cardtable.solver.prune` off, so that tests can check that neither ever
+    changes a verdict.
     """
-    search = _Search(state.copy(), limit or Limit(), prune)
+    limit = limit or Limit()
     started = time.perf_counter()
+    budget = _Budget(limit)
+    if prune and updown.applies(state.spec):
+        return _solve_updown(state, budget, started)
+    search = _Search(state.copy(), budget, prune)
     try:
         status: Status = "won" if search.run() else "unwinnable"
         reason = ""
     except _BudgetExceeded as stop:
         status, reason = "unknown", stop.reason
     moves = search.solution if status == "won" else []
-    return SolveResult(
-        status=status,
-        moves=moves,
-        states=search.states,
-        seconds=time.perf_counter() - started,
-        peak_table=len(search.seen),
-        reason=reason,
-    )
+    return SolveResult(status, moves, search.states, time.perf_counter() - started, len(search.seen), reason)
+
+
+def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
+    search = updown.Search(state)
+    try:
+        steps = search.run(budget.check)
+    except _BudgetExceeded as stop:
+        return SolveResult(
+            "unknown", [], budget.states, time.perf_counter() - started, budget.table, stop.reason
+        )
+    status: Status = "unwinnable" if steps is None else "won"
+    moves = [] if steps is None else search.realise(steps)
+    return SolveResult(status, moves, search.states, time.perf_counter() - started, len(search.dead))
+
+
+class _Budget:
+    """Stops a search when one of its :class:`Limit` budgets runs out."""
+
+    def __init__(self, limit: Limit) -> None:
+        self.limit = limit
+        self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
+        self.states = 0
+        self.table = 0
+
+    def check(self, states: int, table: int) -> None:
+        """Note the positions searched and remembered so far; raise when over a budget."""
+        self.states, self.table = states, table
+        limit = self.limit
+        if limit.states is not None and states > limit.states:
+            raise _BudgetExceeded(f"searched {limit.states} positions")
+        if table > limit.table:
+            raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
+        if self.deadline is not None and states % 256 == 0 and time.perf_counter() > self.deadline:
+            raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
 
 class _Search:
-    def __init__(self, state: State, limit: Limit, prune: bool) -> None:
+    def __init__(self, state: State, budget: _Budget, prune: bool) -> None:
         self.state = state
-        self.limit = limit
+        self.budget = budget
         self.seen: set[bytes] = set()
         self.states = 0
         self.solution: list[Move] = []
-        self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.base = len(state.move_stack)
         self.pruner = Pruner(state.spec, enabled=prune)
         self.twins_by_plan: dict[int, list[int]] = {}
@@ -135,17 +168,8 @@ class _Search:
             return True
         self.seen.add(key)
         self.states += 1
-        self._check_budget()
+        self.budget.check(self.states, len(self.seen))
         return False
-
-    def _check_budget(self) -> None:
-        limit = self.limit
-        if limit.states is not None and self.states > limit.states:
-            raise _BudgetExceeded(f"searched {limit.states} positions")
-        if len(self.seen) > limit.table:
-            raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
-        if self.deadline is not None and self.states % 256 == 0 and time.perf_counter() > self.deadline:
-            raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
     def _moves(self) -> list[int]:
         """The moves to try, most promising first, moves known to change nothing left out.

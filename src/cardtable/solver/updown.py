@@ -1,0 +1,442 @@
+"""A search made for Acey and Kingsley: cards as ranks, foundations up to what they can reach.
+
+The generic search in :mod:`cardtable.solver.search` is exact for this game too, but
+it sees every way the eight foundations can pass cards among themselves, and that
+multiplies the positions it must visit by up to 14 for every ace pile and king pile
+whose tops meet. This search visits each position once *up to those passes*, with
+the same rules and the same answers. Its argument, in three parts:
+
+1. **Suits never matter** (rules.md), so a card is its rank: positions that differ
+   only in suits have the same future.
+
+2. **Passes between foundations are reversible, and their classes have a simple
+   canonical form.** An ace pile holds ace..a, so its top rank ``a`` (0 when empty)
+   says everything; a king pile holding king..b is its top ``b`` (14 when empty).
+   A foundation's top may move onto another foundation where it fits, so:
+
+   - ace pile ``a`` onto ace pile ``a - 1`` turns the pair of tops (a, a-1) into
+     (a-1, a): as a *multiset* of tops nothing changed (the piles are alike);
+     likewise king onto king;
+   - ace pile ``a`` onto king pile ``a + 1`` gives ace ``a - 1`` and king ``a``, and
+     the king's top moves back the same way. So an ace pile ``a`` and a king pile
+     ``a + 1`` -- a *meeting pair*, which together hold one card of each rank --
+     can slide their boundary to any (x, x + 1), 0 <= x <= 13, and nothing else.
+
+   Every such move undoes itself, so the positions the foundations can reach from
+   one another form classes, and a class is named by: the number ``m`` of meeting
+   pairs in a maximum matching (an ace top ``a`` can only pair with a king top
+   ``a + 1``, so per value of ``a`` the matching is simply the smaller count), and
+   the tops left unmatched, which no move changes. Every sliding of the pairs is
+   reachable, so the class is exactly "m free pairs + these unmatched tops".
+
+   From a class, a card of rank r goes home onto an unmatched ace top r - 1, an
+   unmatched king top r + 1, or a free pair slid to (r - 1, r), which leaves an ace
+   top r and a king top r (the class is then normalised again). Once the stock is
+   out, a card leaves the foundations for an empty tableau pile from an unmatched
+   top, or as any rank 1..13 from a free pair. These are all the moves the class
+   allows, so searching classes loses nothing, and a won line is turned back into
+   real moves by sliding a concrete meeting pair (see :func:`_realise`).
+
+3. **The waste is a stack fed in a known order.** The cards that have ever been on
+   the waste, then the stock in dealing order, form one fixed *line*; the waste is
+   the set of line positions dealt and not yet played (a bitmask), and its top is
+   the highest of them.
+
+Every line the search returns is replayed move by move on the real
+:class:`~cardtable.core.state.State` with the rules' own legality check before it
+is reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from typing import Final
+
+from cardtable.core.cards import ACE, KING, rank
+from cardtable.core.move import Move
+from cardtable.core.spec import ANY_RANK, NO_BUILD, GameSpec, Kind
+from cardtable.core.state import State
+
+Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
+"""A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
+
+Node = tuple[tuple[int, ...], int, int, tuple[int, ...], Foundations]
+"""(reserve heights, next line position, waste bitmask, tableau ranks sorted (0: empty), foundations)."""
+
+Step = tuple[int, int, int, int]
+"""(what, source, rank, how): one move of the search, turned into real moves by _realise."""
+
+HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
+DEAL: Final = 1
+TO_TABLEAU: Final = 2  # a reserve's or the waste's top onto an empty tableau pile
+LIFT: Final = 3  # a foundation card onto an empty tableau pile; rank, how (FROM_*)
+
+WASTE: Final = -1
+TABLEAU: Final = -2  # sources; a reserve is its index 0, 1, ...
+
+ONTO_ACE, ONTO_KING, ONTO_PAIR = 0, 1, 2
+FROM_ACE, FROM_KING, FROM_PAIR = 0, 1, 2
+EMPTY_KING_TOP: Final = 14
+
+
+def applies(spec: GameSpec) -> bool:
+    """Whether a game has the shape this search assumes: Acey and Kingsley's."""
+    kinds = {group.kind: group for group in spec.groups}
+    foundation, tableau = kinds.get(Kind.FOUNDATION), kinds.get(Kind.TABLEAU)
+    return (
+        foundation is not None
+        and tableau is not None
+        and set(kinds) == {Kind.FOUNDATION, Kind.RESERVE, Kind.TABLEAU, Kind.STOCK, Kind.WASTE}
+        and not spec.suits_matter
+        and spec.foundation_gives
+        and set(foundation.bases) == {ACE, KING}
+        and tableau.build == NO_BUILD
+        and tableau.fill == ANY_RANK
+        and spec.refill_from_stock == tableau.name
+        and spec.redeals == 0
+    )
+
+
+def normalise(pairs: int, aces: list[int], kings: list[int]) -> Foundations:
+    """The class's name: match every ace top ``a`` with a king top ``a + 1`` that is free."""
+    unmatched_aces: list[int] = []
+    kings = sorted(kings)
+    for top in sorted(aces):
+        if top + 1 in kings:
+            kings.remove(top + 1)
+            pairs += 1
+        else:
+            unmatched_aces.append(top)
+    return pairs, tuple(unmatched_aces), tuple(kings)
+
+
+def _replace(tops: tuple[int, ...], old: int, new: int) -> list[int]:
+    changed = list(tops)
+    changed[changed.index(old)] = new
+    return changed
+
+
+def home_classes(found: Foundations, rank: int) -> list[tuple[int, Foundations]]:
+    """Where a card of ``rank`` can go home: (how, the class after), each class once."""
+    pairs, aces, kings = found
+    outcomes: list[tuple[int, Foundations]] = []
+    if rank - 1 in aces:
+        outcomes.append((ONTO_ACE, normalise(pairs, _replace(aces, rank - 1, rank), list(kings))))
+    if rank + 1 in kings:
+        outcomes.append((ONTO_KING, normalise(pairs, list(aces), _replace(kings, rank + 1, rank))))
+    if pairs:
+        outcomes.append((ONTO_PAIR, normalise(pairs - 1, [*aces, rank], [*kings, rank])))
+    return _distinct(outcomes)
+
+
+def lift_classes(found: Foundations) -> list[tuple[int, int, Foundations]]:
+    """The cards the foundations can give to an empty tableau pile: (how, rank, class after)."""
+    pairs, aces, kings = found
+    outcomes: list[tuple[int, int, Foundations]] = []
+    for top in sorted(set(aces), reverse=True):
+        if top:
+            outcomes.append((FROM_ACE, top, normalise(pairs, _replace(aces, top, top - 1), list(kings))))
+    for top in sorted(set(kings)):
+        if top < EMPTY_KING_TOP:
+            outcomes.append((FROM_KING, top, normalise(pairs, list(aces), _replace(kings, top, top + 1))))
+    if pairs:
+        for rank in range(KING, 0, -1):
+            outcomes.append((FROM_PAIR, rank, normalise(pairs - 1, [*aces, rank - 1], [*kings, rank + 1])))
+    kept: dict[tuple[int, Foundations], int] = {}
+    for how, rank, after in outcomes:
+        kept.setdefault((rank, after), how)
+    return [(how, rank, after) for (rank, after), how in kept.items()]
+
+
+def _distinct(outcomes: list[tuple[int, Foundations]]) -> list[tuple[int, Foundations]]:
+    kept: dict[Foundations, int] = {}
+    for how, after in outcomes:
+        kept.setdefault(after, how)
+    return [(how, after) for after, how in kept.items()]
+
+
+FIRST_PROBE: Final = 2000
+"""Positions the first probe may expand before a probe with another move order starts."""
+PROBE_GROWTH: Final = 1.5
+
+
+class _ProbeCut(Exception):
+    """A probe used up its positions."""
+
+
+class Search:
+    """Depth-first search over :data:`Node` with a transposition table; see the module's argument."""
+
+    def __init__(self, state: State) -> None:
+        piles, plan = state.piles, state.plan
+        self.state = state
+        self.reserves = [i for i, kind in enumerate(plan.kinds) if kind is Kind.RESERVE]
+        self.tableau = [i for i, kind in enumerate(plan.kinds) if kind is Kind.TABLEAU]
+        assert plan.stock is not None and plan.waste is not None
+        self.reserve_ranks = [tuple(rank(card) for card in piles[i]) for i in self.reserves]
+        waste, stock = piles[plan.waste], piles[plan.stock]
+        self.line = tuple(rank(card) for card in waste) + tuple(rank(card) for card in reversed(stock))
+        bases = state.spec.group("foundation").bases
+        self.ace_piles = [i for i, base in zip(plan.foundations, bases) if base == ACE]
+        self.king_piles = [i for i, base in zip(plan.foundations, bases) if base == KING]
+        aces = [len(piles[i]) for i in self.ace_piles]
+        kings = [EMPTY_KING_TOP - len(piles[i]) for i in self.king_piles]
+        self.root: Node = (
+            tuple(len(piles[i]) for i in self.reserves),
+            len(waste),
+            (1 << len(waste)) - 1,
+            tuple(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
+            normalise(0, aces, kings),
+        )
+        self.dead: set[Node] = set()
+        self.states = 0
+        self.home_cache: dict[tuple[Foundations, int], list[tuple[int, Foundations]]] = {}
+        self.lift_cache: dict[Foundations, list[tuple[int, int, Foundations]]] = {}
+
+    def is_won(self, node: Node) -> bool:
+        heights, position, waste, tableau, _ = node
+        return not any(heights) and position == len(self.line) and not waste and not any(tableau)
+
+    def home(self, found: Foundations, card: int) -> list[tuple[int, Foundations]]:
+        key = (found, card)
+        outcomes = self.home_cache.get(key)
+        if outcomes is None:
+            outcomes = self.home_cache[key] = home_classes(found, card)
+        return outcomes
+
+    def children(self, node: Node) -> list[tuple[Step, Node]]:
+        """The moves from ``node``, most promising first: home, deal, onto the tableau, lifts."""
+        heights, position, waste, tableau, found = node
+        line = self.line
+        stock_left = position < len(line)
+        home = self.home
+        out: list[tuple[Step, Node]] = []
+        for index, height in enumerate(heights):
+            if height:
+                card = self.reserve_ranks[index][height - 1]
+                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
+                for how, after in home(found, card):
+                    out.append(((HOME, index, card, how), (fewer, position, waste, tableau, after)))
+        if waste:
+            top = waste.bit_length() - 1
+            card = line[top]
+            for how, after in home(found, card):
+                out.append(
+                    ((HOME, WASTE, card, how), (heights, position, waste ^ (1 << top), tableau, after))
+                )
+        for card in sorted(set(tableau) - {0}):
+            at = tableau.index(card)
+            if stock_left:
+                rest = tuple(sorted((*tableau[:at], line[position], *tableau[at + 1 :])))
+                next_position = position + 1
+            else:
+                rest = (0, *tableau[:at], *tableau[at + 1 :])
+                next_position = position
+            for how, after in home(found, card):
+                out.append(((HOME, TABLEAU, card, how), (heights, next_position, waste, rest, after)))
+        if stock_left:
+            out.append(((DEAL, 0, 0, 0), (heights, position + 1, waste | (1 << position), tableau, found)))
+        elif tableau[0] == 0:
+            self._onto_tableau(node, out)
+        return out
+
+    def _onto_tableau(self, node: Node, out: list[tuple[Step, Node]]) -> None:
+        """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
+        heights, position, waste, tableau, found = node
+        filled = tableau[1:]
+        for index, height in enumerate(heights):
+            if height:
+                card = self.reserve_ranks[index][height - 1]
+                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
+                out.append(
+                    (
+                        (TO_TABLEAU, index, card, 0),
+                        (fewer, position, waste, tuple(sorted((*filled, card))), found),
+                    )
+                )
+        if waste:
+            top = waste.bit_length() - 1
+            card = self.line[top]
+            out.append(
+                (
+                    (TO_TABLEAU, WASTE, card, 0),
+                    (heights, position, waste ^ (1 << top), tuple(sorted((*filled, card))), found),
+                )
+            )
+        lifts = self.lift_cache.get(found)
+        if lifts is None:
+            lifts = self.lift_cache[found] = lift_classes(found)
+        for how, card, after in lifts:
+            out.append(
+                ((LIFT, 0, card, how), (heights, position, waste, tuple(sorted((*filled, card))), after))
+            )
+
+    def run(self, check: Callable[[int, int], None]) -> list[Step] | None:
+        """The steps of a win, or None when every class of position was visited.
+
+        ``check(states, table)`` raises to stop the search when a budget runs out.
+        """
+        if self.is_won(self.root):
+            return []
+        cap = FIRST_PROBE
+        for probe in itertools.count():
+            try:
+                return self._probe(random.Random(probe) if probe else None, cap, check)
+            except _ProbeCut:
+                cap = int(cap * PROBE_GROWTH)
+        raise AssertionError("unreachable")
+
+    def _probe(
+        self, rng: random.Random | None, cap: int, check: Callable[[int, int], None]
+    ) -> list[Step] | None:
+        """One depth-first probe of the stock phase, cut after ``cap`` positions.
+
+        Before the stock is out no move can be undone (each puts a card home or
+        deals one), so the positions form a DAG and a position whose moves were all
+        tried is dead for good: ``self.dead`` keeps it across probes, whose move
+        orders differ. A probe cut short marks nothing on its unfinished path.
+        """
+        dead = self.dead
+        stack = [self._ordered(self.root, rng)]
+        cursor = [0]
+        path: list[Step] = []
+        nodes = [self.root]
+        budget = self.states + cap
+        while stack:
+            children = stack[-1]
+            index = cursor[-1]
+            if index == len(children):
+                dead.add(nodes.pop())
+                stack.pop()
+                cursor.pop()
+                if stack:
+                    path.pop()
+                continue
+            cursor[-1] = index + 1
+            step, node = children[index]
+            if node in dead:
+                continue
+            self.states += 1
+            check(self.states, len(dead))
+            if node[1] == len(self.line):
+                ending = self._endgame(node, check)
+                if ending is not None:
+                    return [*path, step, *ending]
+                continue
+            if self.states > budget:
+                raise _ProbeCut
+            path.append(step)
+            nodes.append(node)
+            stack.append(self._ordered(node, rng))
+            cursor.append(0)
+        return None
+
+    def _ordered(self, node: Node, rng: random.Random | None) -> list[tuple[Step, Node]]:
+        children = self.children(node)
+        if rng is not None:
+            homes = sum(1 for step, _ in children if step[0] == HOME)
+            children[:homes] = rng.sample(children[:homes], homes)
+        return children
+
+    def _endgame(self, start: Node, check: Callable[[int, int], None]) -> list[Step] | None:
+        """Search a position with the stock out to the end: the steps of a win, or None.
+
+        Here cards pass between the tableau and the foundations both ways, so
+        positions can repeat; the search is a plain exhaustive one, and when it
+        fails every position it saw is dead.
+        """
+        if self.is_won(start):
+            return []
+        dead = self.dead
+        seen = {start}
+        stack = [self.children(start)]
+        cursor = [0]
+        path: list[Step] = []
+        while stack:
+            children = stack[-1]
+            index = cursor[-1]
+            if index == len(children):
+                stack.pop()
+                cursor.pop()
+                if stack:
+                    path.pop()
+                continue
+            cursor[-1] = index + 1
+            step, node = children[index]
+            if node in seen or node in dead:
+                continue
+            seen.add(node)
+            self.states += 1
+            check(self.states, len(dead) + len(seen))
+            if self.is_won(node):
+                return [*path, step]
+            path.append(step)
+            stack.append(self.children(node))
+            cursor.append(0)
+        dead |= seen
+        return None
+
+    # -- back to real moves ---------------------------------------------------
+
+    def realise(self, steps: list[Step]) -> list[Move]:
+        """The real moves of ``steps``, each checked by the rules as it is played."""
+        state = self.state.copy()
+        for what, source, card, how in steps:
+            if what == DEAL:
+                state.push_checked(Move.deal())
+            elif what == LIFT:
+                _play(state, self._lift_pile(state, card, how), self._empty_tableau(state))
+            elif what == TO_TABLEAU:
+                _play(state, self._source_pile(state, source, card), self._empty_tableau(state))
+            else:
+                _play(state, self._source_pile(state, source, card), self._home_pile(state, card, how))
+        return state.move_stack
+
+    def _source_pile(self, state: State, source: int, card: int) -> int:
+        if source == WASTE:
+            assert state.plan.waste is not None
+            return state.plan.waste
+        if source == TABLEAU:
+            return next(i for i in self.tableau if state.piles[i] and rank(state.piles[i][-1]) == card)
+        return self.reserves[source]
+
+    def _empty_tableau(self, state: State) -> int:
+        return next(i for i in self.tableau if not state.piles[i])
+
+    def _home_pile(self, state: State, card: int, how: int) -> int:
+        """A foundation that takes ``card`` as ``how`` says, sliding a meeting pair if need be."""
+        if how == ONTO_ACE:
+            return self._pile_of_height(state, self.ace_piles, card - 1)
+        if how == ONTO_KING:
+            return self._pile_of_height(state, self.king_piles, KING - card)
+        return self._slide_pair(state, card - 1)
+
+    def _lift_pile(self, state: State, card: int, how: int) -> int:
+        """A foundation whose top is ``card``, as ``how`` says, sliding a meeting pair if need be."""
+        if how == FROM_ACE:
+            return self._pile_of_height(state, self.ace_piles, card)
+        if how == FROM_KING:
+            return self._pile_of_height(state, self.king_piles, EMPTY_KING_TOP - card)
+        return self._slide_pair(state, card)
+
+    @staticmethod
+    def _pile_of_height(state: State, piles: list[int], height: int) -> int:
+        return next(i for i in piles if len(state.piles[i]) == height)
+
+    def _slide_pair(self, state: State, ace_top: int) -> int:
+        """Slide a meeting pair until its ace pile's top is ``ace_top``; return that ace pile."""
+        piles = state.piles
+        ace, king = next(
+            (a, k) for a in self.ace_piles for k in self.king_piles if len(piles[a]) + len(piles[k]) == KING
+        )
+        while len(piles[ace]) < ace_top:
+            _play(state, king, ace)
+        while len(piles[ace]) > ace_top:
+            _play(state, ace, king)
+        return ace
+
+
+def _play(state: State, source: int, target: int) -> None:
+    state.push_checked(state.move_at(source, target))

@@ -1,0 +1,110 @@
+"""The Acey and Kingsley search: its classes of foundation positions against the rules engine."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable import PileId, State
+from cardtable.core.cards import KING, rank
+from cardtable.formats import Solution, replay
+from cardtable.games import load_game
+from cardtable.solver import Limit, solve
+from cardtable.solver.updown import (
+    EMPTY_KING_TOP,
+    ONTO_PAIR,
+    Foundations,
+    applies,
+    home_classes,
+    lift_classes,
+    normalise,
+)
+from helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, acey_positions
+
+
+def foundation_class(state: State) -> Foundations:
+    """The class of the foundations of a real position."""
+    piles = [state.piles[i] for i in state.plan.foundations]
+    return normalise(0, [len(p) for p in piles[:4]], [EMPTY_KING_TOP - len(p) for p in piles[4:]])
+
+
+def reachable_classes(state: State, rank_to_play: int | None) -> set[tuple[int, Foundations]]:
+    """By brute force on the rules engine: every (rank, class) the foundations can reach.
+
+    Passes between foundations in any number, then (with ``rank_to_play``) the
+    reserve's card onto a foundation, or (without) a foundation card onto the empty
+    tableau pile; the rank is the card moved.
+    """
+    foundations = set(state.plan.foundations)
+    reserve = state.plan.index(PileId("reserve", 1))
+    outcomes: set[tuple[int, Foundations]] = set()
+    seen = {state.key()}
+    frontier = [state.copy()]
+    while frontier:
+        position = frontier.pop()
+        for source, target in list(position.card_moves()):
+            card = rank(position.piles[source][-1])
+            position.push_card(source, target)
+            if source in foundations and target in foundations:
+                if position.key() not in seen:
+                    seen.add(position.key())
+                    frontier.append(position.copy())
+            elif (source == reserve and target in foundations) if rank_to_play else (source in foundations):
+                outcomes.add((card, foundation_class(position)))
+            position.pop()
+    return outcomes
+
+
+heights = st.lists(st.integers(0, 13), min_size=8, max_size=8).filter(lambda tops: sum(tops) >= 38)
+"""Foundation heights that leave at most 66 cards: one may go to a reserve, the rest to the waste."""
+
+
+@FAST
+@given(heights, st.integers(1, KING))
+def test_a_card_goes_home_to_exactly_the_classes_the_rules_allow(tops: list[int], card: int) -> None:
+    state = foundations_with(tops, reserve_rank=card)
+    expected = reachable_classes(state, card)
+    assert {(card, after) for _, after in home_classes(foundation_class(state), card)} == expected
+
+
+@FAST
+@given(heights)
+def test_the_foundations_give_exactly_the_cards_the_rules_allow(tops: list[int]) -> None:
+    state = foundations_with(tops, reserve_rank=None)
+    expected = reachable_classes(state, None)
+    assert {(card, after) for _, card, after in lift_classes(foundation_class(state))} == expected
+
+
+def foundations_with(tops: list[int], reserve_rank: int | None) -> State:
+    """Foundations of these heights, the stock out, one empty tableau pile, maybe a reserve card."""
+    names = "A23456789TJQK"
+    reserve = "" if reserve_rank is None else names[reserve_rank - 1] + "C"
+    return acey_position(
+        up=tops[:4], down=tops[4:], reserve=("", reserve), tableau=("", "", "", ""), rest="waste"
+    )
+
+
+def test_a_meeting_pair_slides_to_any_boundary() -> None:
+    assert normalise(0, [3, 0, 0, 0], [4, 14, 14, 14]) == (1, (0, 0, 0), (14, 14, 14))
+    # a pair takes any rank and leaves an ace top and a king top of that rank
+    assert home_classes((1, (0, 0, 0), (14, 14, 14)), 7) == [(ONTO_PAIR, (0, (0, 0, 0, 7), (7, 14, 14, 14)))]
+
+
+def test_only_acey_and_kingsley_has_its_shape() -> None:
+    assert applies(load_game(ACEY))
+    assert not any(applies(load_game(game)) for game in (ALEXANDER, LUCIE, FAN))
+
+
+@FAST
+@given(acey_positions(lowest=8))
+def test_the_search_and_the_plain_search_agree(state: State) -> None:
+    # Foundations 8 high or more leave small positions, which both searches decide
+    # (the plain one on the rules engine, with no pruning at all), won or unwinnable.
+    limit = Limit(states=20_000)
+    plain = solve(state, limit, prune=False)
+    if plain.status == "unknown":
+        return
+    ours = solve(state, limit)
+    assert ours.status in (plain.status, "unknown")
+    if ours.status == "won":
+        assert replay(Solution(state, "won", ours.moves)).problem is None
