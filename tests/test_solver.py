@@ -134,7 +134,7 @@ def test_every_win_found_on_random_positions_replays(game: str, data: st.DataObj
         assert_replays(state, result.moves)
 
 
-@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, "alexander-the-great-lucie(redeals=0)", ACEY])
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, "alexander-the-great-lucie(redeals=0)"])
 @FAST
 @given(data=st.data())
 def test_pruning_never_changes_a_verdict(game: str, data: st.DataObject) -> None:

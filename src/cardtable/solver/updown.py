@@ -157,9 +157,12 @@ def _distinct(outcomes: list[tuple[int, Foundations]]) -> list[tuple[int, Founda
     return [(how, after) for after, how in kept.items()]
 
 
+FIRST_WIDTH: Final = 100
+"""Positions the first beam keeps after each card from the stock."""
 FIRST_PROBE: Final = 2000
-"""Positions the first probe may expand before a probe with another move order starts."""
-PROBE_GROWTH: Final = 1.5
+"""Positions the first depth-first probe may visit."""
+GROWTH: Final = 3
+"""How much more room each round of beam and probe gets than the one before."""
 
 
 class _ProbeCut(Exception):
@@ -276,17 +279,70 @@ class Search:
     def run(self, check: Callable[[int, int], None]) -> list[Step] | None:
         """The steps of a win, or None when every class of position was visited.
 
+        Two searches take turns, each given three times more room every round: a
+        beam over the stock phase, which keeps the most promising positions after
+        every card the stock gives, and a depth-first probe with its own move
+        order. Either is exhaustive once its room suffices (the beam never had to
+        drop a position, the probe was never cut), and only then is a deal
+        declared unwinnable. Wins come from whichever finds one first; in tests
+        on deals 1-40 each found wins the other missed.
+
         ``check(states, table)`` raises to stop the search when a budget runs out.
         """
         if self.is_won(self.root):
             return []
-        cap = FIRST_PROBE
+        width, cap = FIRST_WIDTH, FIRST_PROBE
         for probe in itertools.count():
+            steps, complete = self._beam(width, check)
+            if steps is not None or complete:
+                return steps
             try:
                 return self._probe(random.Random(probe) if probe else None, cap, check)
             except _ProbeCut:
-                cap = int(cap * PROBE_GROWTH)
+                width, cap = width * GROWTH, cap * GROWTH
         raise AssertionError("unreachable")
+
+    def _beam(self, width: int, check: Callable[[int, int], None]) -> tuple[list[Step] | None, bool]:
+        """A beam search of the stock phase: (the steps of a win or None, whether it was exhaustive).
+
+        Level by level, one level per card taken from the stock: all the moves
+        that take none (reserve and waste cards home) are followed to the end, and
+        of the positions after the next card, the ``width`` most promising go on.
+        Positions with the stock out are searched to the end by :meth:`_endgame`.
+        """
+        parents: dict[Node, tuple[Node, Step] | None] = {self.root: None}
+        level = [self.root]
+        complete = True
+        stock_out = len(self.line)
+        while level:
+            following: list[Node] = []
+            while level:
+                node = level.pop()
+                for step, child in self.children(node):
+                    if child in parents or child in self.dead:
+                        continue
+                    parents[child] = (node, step)
+                    self.states += 1
+                    check(self.states, len(parents) + len(self.dead))
+                    if child[1] == stock_out:
+                        ending = self._endgame(child, check)
+                        if ending is not None:
+                            return _path_to(child, parents) + ending, True
+                    else:
+                        (level if child[1] == node[1] else following).append(child)
+            if len(following) > width:
+                following.sort(key=self._promise, reverse=True)
+                del following[width:]
+                complete = False
+            level = following
+        return None, complete
+
+    def _promise(self, node: Node) -> int:
+        """How promising a stock-phase position looks: few cards left to play, few on the waste, free pairs."""
+        heights, position, waste, _, (pairs, _, _) = node
+        on_waste = waste.bit_count()
+        left = sum(heights) + on_waste + len(self.line) - position
+        return 3 * pairs - 4 * left - on_waste
 
     def _probe(
         self, rng: random.Random | None, cap: int, check: Callable[[int, int], None]
@@ -436,6 +492,16 @@ class Search:
         while len(piles[ace]) > ace_top:
             _play(state, ace, king)
         return ace
+
+
+def _path_to(node: Node, parents: dict[Node, tuple[Node, Step] | None]) -> list[Step]:
+    path: list[Step] = []
+    link = parents[node]
+    while link is not None:
+        node, step = link
+        path.append(step)
+        link = parents[node]
+    return path[::-1]
 
 
 def _play(state: State, source: int, target: int) -> None:
