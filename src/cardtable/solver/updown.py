@@ -4,7 +4,7 @@ The generic search in :mod:`cardtable.solver.search` is exact for this game too,
 it sees every way the eight foundations can pass cards among themselves, and that
 multiplies the positions it must visit by up to 14 for every ace pile and king pile
 whose tops meet. This search visits each position once *up to those passes*, with
-the same rules and the same answers. Its argument, in three parts:
+the same rules and the same answers. Its argument, in four parts:
 
 1. **Suits never matter** (rules.md), so a card is its rank: positions that differ
    only in suits have the same future.
@@ -35,12 +35,20 @@ the same rules and the same answers. Its argument, in three parts:
    out, a card leaves the foundations for an empty tableau pile from an unmatched
    top, or as any rank 1..13 from a free pair. These are all the moves the class
    allows, so searching classes loses nothing, and a won line is turned back into
-   real moves by sliding a concrete meeting pair (see :func:`_realise`).
+   real moves by sliding a concrete meeting pair (see :meth:`Search.realise`).
 
 3. **The waste is a stack fed in a known order.** The cards that have ever been on
    the waste, then the stock in dealing order, form one fixed *line*; the waste is
    the set of line positions dealt and not yet played (a bitmask), and its top is
    the highest of them.
+
+4. **Before the stock is out, nothing is undone**: every move puts a card home or
+   takes one from the stock, so those positions form a DAG, and a position all of
+   whose moves were tried without a win is lost for good, whatever search tried
+   them. That lets a beam (the most promising positions after each stock card)
+   and restarted depth-first probes take turns and share what they proved. Once
+   the stock is out, cards pass between tableau and foundations both ways, and
+   each such endgame is searched to its end in one go.
 
 Every line the search returns is replayed move by move on the real
 :class:`~cardtable.core.state.State` with the rules' own legality check before it
@@ -66,7 +74,7 @@ Node = tuple[tuple[int, ...], int, int, tuple[int, ...], Foundations]
 """(reserve heights, next line position, waste bitmask, tableau ranks sorted (0: empty), foundations)."""
 
 Step = tuple[int, int, int, int]
-"""(what, source, rank, how): one move of the search, turned into real moves by _realise."""
+"""(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
 
 HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
 DEAL: Final = 1
@@ -92,6 +100,7 @@ def applies(spec: GameSpec) -> bool:
         and not spec.suits_matter
         and spec.foundation_gives
         and set(foundation.bases) == {ACE, KING}
+        and not foundation.build.same_suit
         and tableau.build == NO_BUILD
         and tableau.fill == ANY_RANK
         and spec.refill_from_stock == tableau.name
@@ -118,16 +127,16 @@ def _replace(tops: tuple[int, ...], old: int, new: int) -> list[int]:
     return changed
 
 
-def home_classes(found: Foundations, rank: int) -> list[tuple[int, Foundations]]:
-    """Where a card of ``rank`` can go home: (how, the class after), each class once."""
+def home_classes(found: Foundations, card: int) -> list[tuple[int, Foundations]]:
+    """Where a card of rank ``card`` can go home: (how, the class after), each class once."""
     pairs, aces, kings = found
     outcomes: list[tuple[int, Foundations]] = []
-    if rank - 1 in aces:
-        outcomes.append((ONTO_ACE, normalise(pairs, _replace(aces, rank - 1, rank), list(kings))))
-    if rank + 1 in kings:
-        outcomes.append((ONTO_KING, normalise(pairs, list(aces), _replace(kings, rank + 1, rank))))
+    if card - 1 in aces:
+        outcomes.append((ONTO_ACE, normalise(pairs, _replace(aces, card - 1, card), list(kings))))
+    if card + 1 in kings:
+        outcomes.append((ONTO_KING, normalise(pairs, list(aces), _replace(kings, card + 1, card))))
     if pairs:
-        outcomes.append((ONTO_PAIR, normalise(pairs - 1, [*aces, rank], [*kings, rank])))
+        outcomes.append((ONTO_PAIR, normalise(pairs - 1, [*aces, card], [*kings, card])))
     return _distinct(outcomes)
 
 
@@ -142,12 +151,12 @@ def lift_classes(found: Foundations) -> list[tuple[int, int, Foundations]]:
         if top < EMPTY_KING_TOP:
             outcomes.append((FROM_KING, top, normalise(pairs, list(aces), _replace(kings, top, top + 1))))
     if pairs:
-        for rank in range(KING, 0, -1):
-            outcomes.append((FROM_PAIR, rank, normalise(pairs - 1, [*aces, rank - 1], [*kings, rank + 1])))
+        for card in range(KING, 0, -1):
+            outcomes.append((FROM_PAIR, card, normalise(pairs - 1, [*aces, card - 1], [*kings, card + 1])))
     kept: dict[tuple[int, Foundations], int] = {}
-    for how, rank, after in outcomes:
-        kept.setdefault((rank, after), how)
-    return [(how, rank, after) for (rank, after), how in kept.items()]
+    for how, card, after in outcomes:
+        kept.setdefault((card, after), how)
+    return [(how, card, after) for (card, after), how in kept.items()]
 
 
 def _distinct(outcomes: list[tuple[int, Foundations]]) -> list[tuple[int, Foundations]]:
@@ -170,7 +179,7 @@ class _ProbeCut(Exception):
 
 
 class Search:
-    """Depth-first search over :data:`Node` with a transposition table; see the module's argument."""
+    """The search over :data:`Node` (see the module's argument) for one position."""
 
     def __init__(self, state: State) -> None:
         piles, plan = state.piles, state.plan
