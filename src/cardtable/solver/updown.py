@@ -212,10 +212,10 @@ class Search:
         return not any(heights) and position == len(self.line) and not waste and not any(tableau)
 
     def home(self, found: Foundations, card: int) -> list[tuple[int, Foundations]]:
-        key = (found, card)
-        outcomes = self.home_cache.get(key)
+        """:func:`home_classes`, remembered: the same few classes and ranks come up again and again."""
+        outcomes = self.home_cache.get((found, card))
         if outcomes is None:
-            outcomes = self.home_cache[key] = home_classes(found, card)
+            outcomes = self.home_cache[found, card] = home_classes(found, card)
         return outcomes
 
     def children(self, node: Node) -> list[tuple[Step, Node]]:
