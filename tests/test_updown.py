@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable import PileId, State
+from cardtable import PileId, State, deal
 from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
@@ -108,3 +108,11 @@ def test_the_search_and_the_plain_search_agree(state: State) -> None:
     assert ours.status in (plain.status, "unknown")
     if ours.status == "won":
         assert replay(Solution(state, "won", ours.moves)).problem is None
+
+
+def test_a_lost_deal_is_lost_for_both_searches() -> None:
+    # Deal 194: no card can go home before the stock's 33rd card (its first queen), by
+    # which time 32 cards lie on the waste; both searches prove that no line wins.
+    state = deal(load_game(ACEY), 194)
+    assert solve(state).status == "unwinnable"
+    assert solve(state, prune=False).status == "unwinnable"
