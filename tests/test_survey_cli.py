@@ -194,6 +194,7 @@ def test_report_counts_and_winnability(surveyed: Path) -> None:
     assert "95% Wilson interval" in lines["winnability"]
     assert lines["solve"].startswith("time     median") and "p99" in lines["solve"]
     assert "max states 200" in lines["solver"] and "40 deals" in lines["solver"]
+    assert ("caution" in lines) == (int(lines["unknown"]) > 2)  # more than 5% of 40
 
 
 def test_report_json_and_a_deal_range(surveyed: Path) -> None:

@@ -218,6 +218,10 @@ def report_json(
     }
 
 
+UNKNOWN_SHARE_TO_WARN = 0.05
+"""Past this share of unknown deals the report says that the decided-only figure is biased."""
+
+
 def report_lines(
     spec: GameSpec, path: Path, outcomes: list[Outcome], summary: Summary, settings: list[SettingsUsed]
 ) -> list[str]:
@@ -239,6 +243,11 @@ def report_lines(
             f" (of {decided} decided)"
         )
     lines.append(f"with unknowns  {_interval(w.interval_with_unknowns)} (unknowns all lost .. all won)")
+    if summary.unknown > UNKNOWN_SHARE_TO_WARN * summary.surveyed:
+        lines.append(
+            f"caution        {_pct(summary.unknown / summary.surveyed)} of the deals are unknown: they are the"
+            " hardest, not a sample, so quote the range with unknowns"
+        )
     if summary.seconds is not None:
         t = summary.seconds
         lines.append(
