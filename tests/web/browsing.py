@@ -65,6 +65,9 @@ def close_result(page: Page) -> None:
 
 
 def click_pile(page: Page, pile: str) -> None:
+    """Click a pile as a player would: a message shown over the table is first clicked away."""
+    if page.locator("#toast").is_visible():
+        page.click("#toast")
     page.mouse.click(*centre(slot(page, pile)))
 
 
