@@ -224,20 +224,11 @@ class Search:
         line = self.line
         stock_left = position < len(line)
         home = self.home
+        tops = self._stack_tops(heights, waste)
         out: list[tuple[Step, Node]] = []
-        for index, height in enumerate(heights):
-            if height:
-                card = self.reserve_ranks[index][height - 1]
-                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
-                for how, after in home(found, card):
-                    out.append(((HOME, index, card, how), (fewer, position, waste, tableau, after)))
-        if waste:
-            top = waste.bit_length() - 1
-            card = line[top]
+        for source, card, fewer, rest_of_waste in tops:
             for how, after in home(found, card):
-                out.append(
-                    ((HOME, WASTE, card, how), (heights, position, waste ^ (1 << top), tableau, after))
-                )
+                out.append(((HOME, source, card, how), (fewer, position, rest_of_waste, tableau, after)))
         for card in sorted(set(tableau) - {0}):
             at = tableau.index(card)
             if stock_left:
@@ -251,32 +242,32 @@ class Search:
         if stock_left:
             out.append(((DEAL, 0, 0, 0), (heights, position + 1, waste | (1 << position), tableau, found)))
         elif tableau[0] == 0:
-            self._onto_tableau(node, out)
+            self._onto_tableau(node, tops, out)
         return out
 
-    def _onto_tableau(self, node: Node, out: list[tuple[Step, Node]]) -> None:
+    def _stack_tops(
+        self, heights: tuple[int, ...], waste: int
+    ) -> list[tuple[int, int, tuple[int, ...], int]]:
+        """The playable tops of the reserves and the waste: (source, rank, reserve heights and waste after)."""
+        tops = []
+        for index, height in enumerate(heights):
+            if height:
+                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
+                tops.append((index, self.reserve_ranks[index][height - 1], fewer, waste))
+        if waste:
+            top = waste.bit_length() - 1
+            tops.append((WASTE, self.line[top], heights, waste ^ (1 << top)))
+        return tops
+
+    def _onto_tableau(
+        self, node: Node, tops: list[tuple[int, int, tuple[int, ...], int]], out: list[tuple[Step, Node]]
+    ) -> None:
         """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
         heights, position, waste, tableau, found = node
         filled = tableau[1:]
-        for index, height in enumerate(heights):
-            if height:
-                card = self.reserve_ranks[index][height - 1]
-                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
-                out.append(
-                    (
-                        (TO_TABLEAU, index, card, 0),
-                        (fewer, position, waste, tuple(sorted((*filled, card))), found),
-                    )
-                )
-        if waste:
-            top = waste.bit_length() - 1
-            card = self.line[top]
-            out.append(
-                (
-                    (TO_TABLEAU, WASTE, card, 0),
-                    (heights, position, waste ^ (1 << top), tuple(sorted((*filled, card))), found),
-                )
-            )
+        for source, card, fewer, rest_of_waste in tops:
+            onto = tuple(sorted((*filled, card)))
+            out.append(((TO_TABLEAU, source, card, 0), (fewer, position, rest_of_waste, onto, found)))
         lifts = self.lift_cache.get(found)
         if lifts is None:
             lifts = self.lift_cache[found] = lift_classes(found)
@@ -364,39 +355,20 @@ class Search:
         orders differ. A probe cut short marks nothing on its unfinished path.
         """
         dead = self.dead
-        stack = [self._ordered(self.root, rng)]
-        cursor = [0]
-        path: list[Step] = []
-        nodes = [self.root]
         budget = self.states + cap
-        while stack:
-            children = stack[-1]
-            index = cursor[-1]
-            if index == len(children):
-                dead.add(nodes.pop())
-                stack.pop()
-                cursor.pop()
-                if stack:
-                    path.pop()
-                continue
-            cursor[-1] = index + 1
-            step, node = children[index]
+
+        def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
             if node in dead:
-                continue
+                return None, None
             self.states += 1
             check(self.states, len(dead))
             if node[1] == len(self.line):
-                ending = self._endgame(node, check)
-                if ending is not None:
-                    return [*path, step, *ending]
-                continue
+                return self._endgame(node, check), None
             if self.states > budget:
                 raise _ProbeCut
-            path.append(step)
-            nodes.append(node)
-            stack.append(self._ordered(node, rng))
-            cursor.append(0)
-        return None
+            return None, self._ordered(node, rng)
+
+        return _depth_first(self.root, self._ordered(self.root, rng), visit, dead.add)
 
     def _ordered(self, node: Node, rng: random.Random | None) -> list[tuple[Step, Node]]:
         children = self.children(node)
@@ -416,32 +388,21 @@ class Search:
             return []
         dead = self.dead
         seen = {start}
-        stack = [self.children(start)]
-        cursor = [0]
-        path: list[Step] = []
-        while stack:
-            children = stack[-1]
-            index = cursor[-1]
-            if index == len(children):
-                stack.pop()
-                cursor.pop()
-                if stack:
-                    path.pop()
-                continue
-            cursor[-1] = index + 1
-            step, node = children[index]
+
+        def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
             if node in seen or node in dead:
-                continue
+                return None, None
             seen.add(node)
             self.states += 1
             check(self.states, len(dead) + len(seen))
             if self.is_won(node):
-                return [*path, step]
-            path.append(step)
-            stack.append(self.children(node))
-            cursor.append(0)
-        dead |= seen
-        return None
+                return [], None
+            return None, self.children(node)
+
+        ending = _depth_first(start, self.children(start), visit, _ignore)
+        if ending is None:
+            dead |= seen
+        return ending
 
     # -- back to real moves ---------------------------------------------------
 
@@ -501,6 +462,44 @@ class Search:
         while len(piles[ace]) > ace_top:
             _play(state, ace, king)
         return ace
+
+
+Visit = Callable[[Node], tuple[list[Step] | None, list[tuple[Step, Node]] | None]]
+"""What a depth-first walk does on reaching a position: (the rest of a win, or the moves to go on with); (None, None) passes by."""
+
+
+def _depth_first(
+    root: Node, moves: list[tuple[Step, Node]], visit: Visit, leave: Callable[[Node], None]
+) -> list[Step] | None:
+    """Walk depth first from ``root``: the steps of a win, or None when every move was followed.
+
+    ``visit`` decides for each position reached; ``leave`` hears of each position
+    whose moves were all followed without a win (``root`` last).
+    """
+    stack = [iter(moves)]
+    nodes = [root]
+    path: list[Step] = []
+    while stack:
+        following = next(stack[-1], None)
+        if following is None:
+            leave(nodes.pop())
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        step, node = following
+        ending, onward = visit(node)
+        if ending is not None:
+            return [*path, step, *ending]
+        if onward is not None:
+            path.append(step)
+            nodes.append(node)
+            stack.append(iter(onward))
+    return None
+
+
+def _ignore(_: Node) -> None:
+    """A ``leave`` for walks that learn nothing from a position's end."""
 
 
 def _path_to(node: Node, parents: dict[Node, tuple[Node, Step] | None]) -> list[Step]:
