@@ -65,6 +65,9 @@ def process_pool(workers: int) -> Iterator[Pool]:
         mp_context=multiprocessing.get_context("spawn"),  # no fork of a parent that runs threads
         initializer=_start_worker,
     )
+    with _ctrl_c_for_parent_only():  # a worker still starting up must not take a Ctrl-C
+        for _ in range(workers):
+            pool.submit(os.getpid)  # each submit starts a worker while none is idle
     try:
         yield Pool(pool, workers * IN_FLIGHT_PER_WORKER)
     except BrokenProcessPool:
@@ -152,8 +155,8 @@ def _start_local(client_class: Any, workers: int) -> Any:
 def _ctrl_c_for_parent_only() -> Iterator[None]:
     """Processes started meanwhile ignore Ctrl-C (an ignored signal stays so across exec).
 
-    The parent alone then handles it, and closes the cluster in order, instead of
-    every Dask process printing its own traceback.
+    The parent alone then handles it, and closes the pool or cluster in order,
+    instead of every worker process printing its own traceback.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
