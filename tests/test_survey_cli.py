@@ -6,6 +6,7 @@ depend on the machine's speed; fan deals with a small budget keep it quick.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -285,11 +286,16 @@ def test_an_unwritable_plot_is_one_line(surveyed: Path, tmp_path: Path) -> None:
     assert_fails(result, "cannot write the plot")
 
 
-def test_a_bad_scheduler_is_one_line(tmp_path: Path) -> None:
+def test_a_bad_scheduler_is_one_line_and_leaves_no_client_behind(tmp_path: Path) -> None:
+    from distributed import Client
+
     result = run(
         "survey", "fan", "--deals", "1-5", "--db", str(tmp_path / "s.sqlite"), "--scheduler", "nowhere"
     )
     assert_fails(result, "cannot use the Dask scheduler 'nowhere'")
+    # A half-built client left to the garbage collector closes itself at a random moment,
+    # in a random thread, and so once deadlocked the next survey's LocalCluster start.
+    assert not [thing for thing in gc.get_objects() if isinstance(thing, Client)]
 
 
 # -- on Dask -------------------------------------------------------------------------

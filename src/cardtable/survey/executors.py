@@ -12,6 +12,7 @@ for it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -113,7 +114,7 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     try:
         local = scheduler == LOCAL
         client: Client = (
-            _local_client(Client, workers) if local else Client(scheduler, timeout="10s")  # type: ignore[no-untyped-call]
+            _local_client(Client, workers) if local else _new_client(Client, scheduler, timeout="10s")
         )
     except (OSError, ValueError, TypeError) as error:
         raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
@@ -142,13 +143,34 @@ def _local_client(client_class: Any, workers: int) -> Any:
 
 def _start_local(client_class: Any, workers: int) -> Any:
     with _ctrl_c_for_parent_only():
-        return client_class(
+        return _new_client(
+            client_class,
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             silence_logs=logging.CRITICAL,
         )
+
+
+def _new_client(client_class: Any, *args: Any, **kwargs: Any) -> Any:
+    """A Dask client; if it fails half-way, what it left behind is closed here and now.
+
+    A client whose constructor raised is kept alive by the error's traceback and
+    then by reference cycles, and Dask closes it in ``__del__``. Left to the
+    garbage collector, that close runs at a random moment in a random thread, and
+    deadlocks when it lands while another client is starting (both take Dask's
+    one event-loop lock): a failed ``--scheduler`` once hung the next survey in
+    the same process. So the error is raised again without its traceback, after
+    collecting the client in this thread, with no lock held.
+    """
+    try:
+        return client_class(*args, **kwargs)
+    except Exception as error:
+        failure = error.with_traceback(None)
+        failure.__cause__ = failure.__context__ = None
+    gc.collect()
+    raise failure
 
 
 @contextmanager
