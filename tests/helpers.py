@@ -78,7 +78,7 @@ def full_deck(game: str) -> Counter[Card]:
 # -- positions from small dicts -------------------------------------------------
 
 # (suit, builds up) of each foundation, in order, as the helpers fill them.
-_FOUNDATION_PLAN: dict[str, tuple[tuple[int, bool], ...]] = {
+FOUNDATION_PLAN: dict[str, tuple[tuple[int, bool], ...]] = {
     ALEXANDER: ((HEARTS, True), (DIAMONDS, True), (CLUBS, False), (SPADES, False)),
     LUCIE: ((CLUBS, True), (DIAMONDS, True), (HEARTS, True), (SPADES, True)),
     FAN: ((CLUBS, True), (DIAMONDS, True), (HEARTS, True), (SPADES, True)),
@@ -108,7 +108,7 @@ def fan_position(
     fan_cards += [[] for _ in range(count - len(fan_cards))]
     rest = full_deck(game) - Counter(c for fan in fan_cards for c in fan)
     foundations: list[list[str]] = []
-    for suit, up in _FOUNDATION_PLAN[base]:
+    for suit, up in FOUNDATION_PLAN[base]:
         ranks = range(1, 14) if up else range(13, 0, -1)
         run: list[str] = []
         for r in ranks:
@@ -403,7 +403,7 @@ def fan_game_positions(draw: st.DrawFn, game: str) -> State:
         heights = [max(h, 13 - draw(st.integers(0, 3))) for h in heights]
     foundations: list[list[Card]] = []
     used: set[Card] = set()
-    plan = list(_FOUNDATION_PLAN[base])
+    plan = list(FOUNDATION_PLAN[base])
     if base != ALEXANDER:
         rnd.shuffle(plan)  # any suit may sit on any foundation
     for (suit, up), height in zip(plan, heights):

@@ -7,11 +7,28 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable import Move, State, deal, load_game
+from cardtable import Card, Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
+from cardtable.core.spec import Kind
 from cardtable.formats import Solution, read_deal, replay
 from cardtable.solver import Limit, solve
-from helpers import ACEY, ALEXANDER, DATA, FAN, FAST, LUCIE, acey_position, fan_position, positions
+from cardtable.solver.prune import Pruner
+from helpers import (
+    ACEY,
+    ALEXANDER,
+    DATA,
+    FAN,
+    FAST,
+    FOUNDATION_PLAN,
+    LUCIE,
+    acey_position,
+    base_id,
+    card_of,
+    fan_position,
+    positions,
+    rank_of,
+    suit_of,
+)
 
 CLUB_RUN_WITH_3_ON_2 = "KC QC JC TC 9C 8C 7C 6C 5C 4C 2C 3C"
 """All the clubs but the ace in one fan, the three on the two: the three can never move."""
@@ -156,3 +173,82 @@ def test_lucie_covering_a_card_can_be_what_wins_the_redeal() -> None:
     pruned = solve(state)
     assert pruned.status == solve(state, prune=False).status == "won"
     assert_replays(state, pruned.moves)
+
+
+# -- stranded cards (solver/prune.py) ---------------------------------------------
+
+STRANDED_GAMES = [FAN, ALEXANDER, "alexander-the-great-lucie(redeals=0)"]
+TABLEAU_RULES = {  # (builds up, builds down, ranks an empty fan takes), from rules.md
+    FAN: (False, True, {13}),
+    ALEXANDER: (True, True, {1, 13}),
+    LUCIE: (False, True, set()),
+}
+
+
+def stranded_by_definition(state: State) -> bool:
+    """``Pruner.stranded`` read plainly: sets of cards, rounds over every pile until nothing changes."""
+    base = base_id(state.spec.id)
+    up, down, fill = TABLEAU_RULES[base]
+    ascending = {suit: climbs for suit, climbs in FOUNDATION_PLAN[base]}
+    fans = [list(pile) for pile, kind in zip(state.piles, state.plan.kinds) if kind is Kind.TABLEAU]
+    home = {card for i in state.plan.foundations for card in state.piles[i]}
+    uncovered = {fan[-1] for fan in fans if fan}
+    left: set[Card] = set()
+    may_empty = any(not fan for fan in fans)
+
+    def may_go_home(card: Card) -> bool:
+        r, suit = rank_of(card), suit_of(card)
+        if ascending[suit]:
+            return r == 1 or card_of(r - 1, suit) in home
+        return r == 13 or card_of(r + 1, suit) in home
+
+    def may_leave(card: Card) -> bool:
+        r, suit = rank_of(card), suit_of(card)
+        onto = [card_of(r - 1, suit)] if up and r > 1 else []
+        onto += [card_of(r + 1, suit)] if down and r < 13 else []
+        return card in home or any(c in uncovered for c in onto) or (may_empty and r in fill)
+
+    changed = True
+    while changed:
+        changed = False
+        for fan in fans:
+            for depth, card in enumerate(fan):
+                if card not in uncovered:
+                    continue
+                if card not in home and may_go_home(card):
+                    home.add(card)
+                    changed = True
+                if card not in left and may_leave(card):
+                    left.add(card)
+                    changed = True
+                    if depth:
+                        uncovered.add(fan[depth - 1])
+                    else:
+                        may_empty = True
+    return any(card not in home for fan in fans for card in fan)
+
+
+@pytest.mark.parametrize("game", STRANDED_GAMES)
+@FAST
+@given(data=st.data())
+def test_stranded_cards_are_found_as_defined(game: str, data: st.DataObject) -> None:
+    state = data.draw(positions(game))
+    pruner = Pruner(state.spec)
+    assert pruner.final(state)
+    assert pruner.stranded(state) == stranded_by_definition(state)
+
+
+@pytest.mark.parametrize(
+    ("fans", "stranded"),
+    [
+        # Spades ace to nine are home. The queen moves onto the king, the jack onto the
+        # queen, and then the ten, jack, queen and king go home.
+        (["TS JS QS", "KS"], False),
+        # The jack can neither go home (the ten is under it) nor move: the queen it
+        # would go onto is under it too, and an empty fan takes only a king.
+        (["TS QS JS", "KS"], True),
+    ],
+)
+def test_a_card_buried_under_its_own_way_out_is_stranded(fans: list[str], stranded: bool) -> None:
+    state = fan_position(FAN, fans)
+    assert Pruner(state.spec).stranded(state) == stranded == stranded_by_definition(state)

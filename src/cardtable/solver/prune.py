@@ -45,6 +45,8 @@ redeal comes, and so the redeal itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF, Card
 from cardtable.core.spec import GameSpec, Kind
 from cardtable.core.state import State
@@ -65,15 +67,6 @@ class Pruner:
         )
         up = any(g.build.up for g in tableau)
         down = any(g.build.down for g in tableau)
-        self.parents: tuple[tuple[Card, ...], ...] = tuple(
-            tuple(
-                p
-                for p in DECK
-                if SUIT_OF[p] == SUIT_OF[c]
-                and ((up and RANK_OF[c] == RANK_OF[p] + 1) or (down and RANK_OF[c] == RANK_OF[p] - 1))
-            )
-            for c in DECK
-        )
         self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
         self.inert_spaces = enabled and bool(tableau) and not self.fill
 
@@ -84,13 +77,16 @@ class Pruner:
         self.before: tuple[int, ...] = tuple(
             -1 if RANK_OF[c] == first[c] else c - 1 if self.ascending[SUIT_OF[c]] else c + 1 for c in DECK
         )
-        self.after: tuple[int, ...] = tuple(
-            -1 if RANK_OF[c] == KING + 1 - first[c] else c + 1 if self.ascending[SUIT_OF[c]] else c - 1
-            for c in DECK
-        )
-        self.children: tuple[tuple[Card, ...], ...] = tuple(
-            tuple(c for c in DECK if p in self.parents[c]) for p in DECK
-        )
+        # Masks for Pruner.stranded. A card goes home after the one below it in rank
+        # (ascending suits: one bit lower) or above it (descending: one bit higher),
+        # never across a suit; it may be placed on the card of its suit one rank
+        # below it (tableau building up: one bit lower) or above it (down).
+        self.firsts = _mask(c for c in DECK if self.before[c] < 0)
+        self.home_after_lower = _mask(c for c in DECK if self.before[c] == c - 1)
+        self.home_after_higher = _mask(c for c in DECK if self.before[c] == c + 1)
+        self.onto_lower = _mask(c for c in DECK if up and RANK_OF[c] > 1)
+        self.onto_higher = _mask(c for c in DECK if down and RANK_OF[c] < KING)
+        self.fill_mask = _mask(c for c in DECK if RANK_OF[c] in self.fill)
 
     def lone_moves_idle(self, state: State) -> bool:
         """Whether lone-card moves onto the tableau can be left out (see the module text)."""
@@ -141,67 +137,63 @@ class Pruner:
     def stranded(self, state: State) -> bool:
         """Whether some tableau card can never reach its foundation (see the module text).
 
-        A least fixpoint over three optimistic facts, grown from the top cards by
-        a work list: a card *can be uncovered* when every card above it can
-        leave; it *can go home* when it can be uncovered and its foundation
-        predecessor can go home (or is home); it *can leave* when it can go home,
-        or a card it may be placed on can be uncovered, or its rank fills a pile
-        that can be emptied. Whatever is possible in play is possible here, so a
-        card that cannot go home even here proves the position lost.
+        A least fixpoint over three optimistic facts: a card *can be uncovered*
+        when every card above it can leave; it *can go home* when it can be
+        uncovered and its foundation predecessor can go home (or is home); it *can
+        leave* when it can go home, or a card it may be placed on can be
+        uncovered, or its rank fills a pile that can be emptied. Whatever is
+        possible in play is possible here, so a card that cannot go home even
+        here proves the position lost.
+
+        The facts are bitmasks over the deck (bit ``c`` for card ``c``), so that
+        one shift moves a fact along every suit at once: this runs at every
+        position that covers a card, and as a work list of single cards it took
+        half of the search's time. Each round uncovers, in every pile at once,
+        the card under the lowest uncovered one if that one can leave.
         """
-        kinds = state.plan.kinds
-        piles = [pile for pile, kind in zip(state.piles, kinds) if kind is Kind.TABLEAU]
-        home: set[int] = {-1}  # cards home now or able to get there; -1 starts a foundation
+        piles = state.piles
+        home = 0
         for i in state.plan.foundations:
-            home.update(state.piles[i])
-        where: dict[Card, tuple[int, int]] = {}
-        for index, pile in enumerate(piles):
-            for depth, card in enumerate(pile):
-                where[card] = (index, depth)
-        before, after, parents, children, fill = (
-            self.before,
-            self.after,
-            self.parents,
-            self.children,
-            self.fill,
-        )
-        uncovered: set[Card] = set()
-        leaves: set[Card] = set()
-        work: list[Card] = []
-        may_empty = any(not pile for pile in piles)
-
-        def uncover(card: Card) -> None:
-            uncovered.add(card)
-            work.append(card)
-            work.extend(children[card])
-
-        for pile in piles:
-            if pile:
-                uncover(pile[-1])
-        while work:
-            card = work.pop()
-            if card not in uncovered:
-                continue
-            if card not in home and before[card] in home:
-                home.add(card)
-                work.append(card)
-                if after[card] >= 0:
-                    work.append(after[card])
-            if card in leaves:
-                continue
-            if (
-                card in home
-                or any(p in uncovered for p in parents[card])
-                or (may_empty and RANK_OF[card] in fill)
-            ):
-                leaves.add(card)
-                index, depth = where[card]
-                if depth:
-                    uncover(piles[index][depth - 1])
-                elif not may_empty:
+            if pile := piles[i]:  # a run of one suit, from its first card to its top
+                home |= ((1 << len(pile)) - 1) << min(pile[0], pile[-1])
+        under: dict[Card, Card] = {}  # card -> the card under it in its pile; -1 for a bottom card
+        lowest = 0  # the lowest card uncovered so far in each pile not yet emptied
+        may_empty = False
+        for pile, kind in zip(piles, state.plan.kinds):
+            if kind is Kind.TABLEAU:
+                if pile:
+                    under.update(zip(pile[1:], pile))
+                    under[pile[0]] = -1
+                    lowest |= 1 << pile[-1]
+                else:
                     may_empty = True
-                    work.extend(c for c in uncovered if RANK_OF[c] in fill)
-        return not home.issuperset(where)
+        uncovered = lowest
+        firsts, after_lower, after_higher = self.firsts, self.home_after_lower, self.home_after_higher
+        onto_lower, onto_higher = self.onto_lower, self.onto_higher
+        while True:
+            while grown := uncovered & ~home & (firsts | (home << 1) & after_lower | (home >> 1) & after_higher):
+                home |= grown
+            leaving = home | (uncovered << 1) & onto_lower | (uncovered >> 1) & onto_higher
+            if may_empty:
+                leaving |= self.fill_mask
+            ready = lowest & leaving
+            if not ready:
+                return any(not home >> card & 1 for card in under)
+            lowest ^= ready
+            while ready:
+                bit = ready & -ready
+                ready ^= bit
+                next_card = under[bit.bit_length() - 1]
+                if next_card < 0:
+                    may_empty = True
+                else:
+                    uncovered |= 1 << next_card
+                    lowest |= 1 << next_card
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    """The bitmask of ``cards``: bit ``c`` for card ``c``."""
+    return sum(1 << card for card in cards)
 
 
 def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
