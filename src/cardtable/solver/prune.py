@@ -70,20 +70,18 @@ class Pruner:
         self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
         self.inert_spaces = enabled and bool(tableau) and not self.fill
 
-        self.ascending = _ascending_suits(spec)
-        self.children_precede = not (up and down) and all(up != self.ascending[s] for s in range(4))
-        first = [1 if self.ascending[SUIT_OF[c]] else KING for c in DECK]
+        ascending = _ascending_suits(spec)
+        self.children_precede = not (up and down) and all(up != ascending[s] for s in range(4))
+        first = [1 if ascending[SUIT_OF[c]] else KING for c in DECK]
         # card -> the card that goes home just before it; -1 if it may start a foundation
-        self.before: tuple[int, ...] = tuple(
-            -1 if RANK_OF[c] == first[c] else c - 1 if self.ascending[SUIT_OF[c]] else c + 1 for c in DECK
-        )
+        before = [-1 if RANK_OF[c] == first[c] else c - 1 if ascending[SUIT_OF[c]] else c + 1 for c in DECK]
         # Masks for Pruner.stranded. A card goes home after the one below it in rank
         # (ascending suits: one bit lower) or above it (descending: one bit higher),
         # never across a suit; it may be placed on the card of its suit one rank
         # below it (tableau building up: one bit lower) or above it (down).
-        self.firsts = _mask(c for c in DECK if self.before[c] < 0)
-        self.home_after_lower = _mask(c for c in DECK if self.before[c] == c - 1)
-        self.home_after_higher = _mask(c for c in DECK if self.before[c] == c + 1)
+        self.firsts = _mask(c for c in DECK if before[c] < 0)
+        self.home_after_lower = _mask(c for c in DECK if before[c] == c - 1)
+        self.home_after_higher = _mask(c for c in DECK if before[c] == c + 1)
         self.onto_lower = _mask(c for c in DECK if up and RANK_OF[c] > 1)
         self.onto_higher = _mask(c for c in DECK if down and RANK_OF[c] < KING)
         self.fill_mask = _mask(c for c in DECK if RANK_OF[c] in self.fill)
