@@ -1,8 +1,10 @@
 """Solve a range of deals and print how the solver did: verdicts, times, speed.
 
-    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60]
+    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N]
 
-One process, one deal after another, as a player's machine would.
+One process, one deal after another, as a player's machine would. With
+``--max-states`` (and ``--timeout 0``) every deal gets the same number of
+positions, so the verdicts are the same on any machine and only the times vary.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--deals", default="1-100")
-    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal; 0: no limit")
+    parser.add_argument("--max-states", type=int, default=None, help="positions a deal")
     parser.add_argument("--verbose", action="store_true", help="print a line per deal")
     args = parser.parse_args()
     spec = load_game(args.game)
@@ -40,7 +43,7 @@ def main() -> None:
     states = 0
     started = time.perf_counter()
     for number in parse_range(args.deals):
-        result = solve(deal(spec, number), Limit(seconds=args.timeout))
+        result = solve(deal(spec, number), Limit(states=args.max_states, seconds=args.timeout or None))
         counts[result.status] += 1
         seconds.append(result.seconds)
         states += result.states
@@ -51,7 +54,10 @@ def main() -> None:
     print(f"deals       {args.deals} ({len(seconds)})")
     print(f"won         {counts['won']}")
     print(f"unwinnable  {counts['unwinnable']}")
-    print(f"unknown     {counts['unknown']} (timeout {args.timeout:g} s)")
+    budget = [f"timeout {args.timeout:g} s" if args.timeout else "no timeout"]
+    if args.max_states is not None:
+        budget.append(f"max states {args.max_states:,}")
+    print(f"unknown     {counts['unknown']} ({', '.join(budget)})")
     print(f"median s    {statistics.median(seconds):.3f}")
     print(f"p90 s       {percentile(seconds, 0.9):.3f}")
     print(f"max s       {max(seconds):.3f}")
