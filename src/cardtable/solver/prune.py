@@ -147,7 +147,8 @@ class Pruner:
         one shift moves a fact along every suit at once: this runs at every
         position that covers a card, and as a work list of single cards it took
         half of the search's time. Each round uncovers, in every pile at once,
-        the card under the lowest uncovered one if that one can leave.
+        the card under the lowest uncovered one if that one can leave. Asked only
+        where :meth:`final` holds: one deck, so a foundation is a run of one suit.
         """
         piles = state.piles
         home = 0
