@@ -33,10 +33,13 @@ def top_card(page: Page, pile: str) -> Locator:
     return page.locator(f'#table .card.top[data-pile="{pile}"]')
 
 
-def table_at(page: Page, *, moves: int, **data: str | int) -> None:
-    """Wait until the table shows ``moves`` moves made (and the other data attributes)."""
+def table_at(page: Page, *, moves: int, timeout: float | None = None, **data: str | int) -> None:
+    """Wait until the table shows ``moves`` moves made (and the other data attributes).
+
+    ``timeout`` is in milliseconds; by default the page's own.
+    """
     wanted = "".join(f'[data-{key}="{value}"]' for key, value in {**data, "moves": moves}.items())
-    page.wait_for_selector(f"#table{wanted}")
+    page.wait_for_selector(f"#table{wanted}", timeout=timeout)
 
 
 def moves_made(page: Page) -> int:
@@ -106,7 +109,7 @@ def play(page: Page, move: dict[str, Any]) -> None:
 def _drawn(page: Page, moves: int, seconds: float = 3) -> bool:
     """Whether the table shows ``moves`` moves made within ``seconds`` (a move takes ~40 ms)."""
     try:
-        page.wait_for_selector(f'#table[data-moves="{moves}"]', timeout=seconds * 1000)
+        table_at(page, moves=moves, timeout=seconds * 1000)
     except PlaywrightTimeoutError:
         return False
     return True
