@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +16,8 @@ from cardtable.solver.updown import (
     EMPTY_KING_TOP,
     ONTO_PAIR,
     Foundations,
+    Node,
+    Search,
     applies,
     home_classes,
     lift_classes,
@@ -116,3 +120,21 @@ def test_a_lost_deal_is_lost_for_both_searches() -> None:
     state = deal(load_game(ACEY), 194)
     assert solve(state).status == "unwinnable"
     assert solve(state, prune=False).status == "unwinnable"
+
+
+@FAST
+@given(acey_positions(), st.randoms(use_true_random=False))
+def test_packed_positions_are_one_to_one(state: State, rnd: random.Random) -> None:
+    # The search remembers positions as packed ints: two positions may share one only
+    # if they are the same. Random walks through the search's own moves, every step kept.
+    search = Search(state)
+    nodes: set[Node] = {search.root}
+    for _ in range(3):
+        node = search.root
+        for _ in range(200):
+            children = search.children(node)
+            if not children:
+                break
+            _, node = rnd.choice(children)
+            nodes.add(node)
+    assert len({search.pack(node) for node in nodes}) == len(nodes)

@@ -58,6 +58,7 @@ is reported.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable
 from typing import Final
@@ -75,6 +76,9 @@ Node = tuple[tuple[int, ...], int, int, tuple[int, ...], Foundations]
 
 Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
+
+STEP_BITS: Final = 14
+"""A :data:`Step` packed into an int: what (2 bits), source + 2 (6), rank (4), how (2)."""
 
 HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
 DEAL: Final = 1
@@ -202,10 +206,39 @@ class Search:
             tuple(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
             normalise(0, aces, kings),
         )
-        self.dead: set[Node] = set()
+        self.dead: set[int] = set()
         self.states = 0
+        self._heights_ids: dict[tuple[int, ...], int] = {}
+        self._tableau_ids: dict[tuple[int, ...], int] = {}
+        self._found_ids: dict[Foundations, int] = {}
+        self._position_shift = len(self.line)
+        self._heights_shift = self._position_shift + len(self.line).bit_length()
+        self._tableau_shift = self._heights_shift + math.prod(h + 1 for h in self.root[0]).bit_length()
+        self._found_shift = self._tableau_shift + 4 * len(self.tableau)
         self.home_cache: dict[tuple[Foundations, int], list[tuple[int, Foundations]]] = {}
         self.lift_cache: dict[Foundations, list[tuple[int, int, Foundations]]] = {}
+
+    def pack(self, node: Node) -> int:
+        """``node`` as one int, the form the sets of positions keep.
+
+        A search remembers millions of positions: kept as tuples they took ~350
+        bytes each, as ints ~190 (measured on deal 3 of Acey and Kingsley, the
+        sets and links included). Reserve heights, tableaux and foundation classes
+        are few, so each gets a small number in order of first sight; the waste
+        bitmask and the line position go in as they are.
+        """
+        heights, position, waste, tableau, found = node
+        heights_ids, tableau_ids, found_ids = self._heights_ids, self._tableau_ids, self._found_ids
+        heights_id = heights_ids.setdefault(heights, len(heights_ids))
+        tableau_id = tableau_ids.setdefault(tableau, len(tableau_ids))
+        found_id = found_ids.setdefault(found, len(found_ids))
+        return (
+            waste
+            | position << self._position_shift
+            | heights_id << self._heights_shift
+            | tableau_id << self._tableau_shift
+            | found_id << self._found_shift
+        )
 
     def is_won(self, node: Node) -> bool:
         heights, position, waste, tableau, _ = node
@@ -310,7 +343,9 @@ class Search:
         of the positions after the next card, the ``width`` most promising go on.
         Positions with the stock out are searched to the end by :meth:`_endgame`.
         """
-        parents: dict[Node, tuple[Node, Step] | None] = {self.root: None}
+        pack, dead = self.pack, self.dead
+        root = pack(self.root)
+        parents: dict[int, int] = {root: -1}  # position -> its parent << STEP_BITS | the step there
         level = [self.root]
         complete = True
         stock_out = len(self.line)
@@ -318,16 +353,18 @@ class Search:
             following: list[Node] = []
             while level:
                 node = level.pop()
+                node_key = pack(node) << STEP_BITS
                 for step, child in self.children(node):
-                    if child in parents or child in self.dead:
+                    key = pack(child)
+                    if key in parents or key in dead:
                         continue
-                    parents[child] = (node, step)
+                    parents[key] = node_key | _pack_step(step)
                     self.states += 1
-                    check(self.states, len(parents) + len(self.dead))
+                    check(self.states, len(parents) + len(dead))
                     if child[1] == stock_out:
                         ending = self._endgame(child, check)
                         if ending is not None:
-                            return _path_to(child, parents) + ending, True
+                            return _path_to(key, parents) + ending, True
                     else:
                         (level if child[1] == node[1] else following).append(child)
             if len(following) > width:
@@ -354,11 +391,11 @@ class Search:
         tried is dead for good: ``self.dead`` keeps it across probes, whose move
         orders differ. A probe cut short marks nothing on its unfinished path.
         """
-        dead = self.dead
+        pack, dead = self.pack, self.dead
         budget = self.states + cap
 
         def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
-            if node in dead:
+            if pack(node) in dead:
                 return None, None
             self.states += 1
             check(self.states, len(dead))
@@ -368,7 +405,9 @@ class Search:
                 raise _ProbeCut
             return None, self._ordered(node, rng)
 
-        return _depth_first(self.root, self._ordered(self.root, rng), visit, dead.add)
+        return _depth_first(
+            self.root, self._ordered(self.root, rng), visit, lambda node: dead.add(pack(node))
+        )
 
     def _ordered(self, node: Node, rng: random.Random | None) -> list[tuple[Step, Node]]:
         children = self.children(node)
@@ -386,13 +425,14 @@ class Search:
         """
         if self.is_won(start):
             return []
-        dead = self.dead
-        seen = {start}
+        pack, dead = self.pack, self.dead
+        seen = {pack(start)}
 
         def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
-            if node in seen or node in dead:
+            key = pack(node)
+            if key in seen or key in dead:
                 return None, None
-            seen.add(node)
+            seen.add(key)
             self.states += 1
             check(self.states, len(dead) + len(seen))
             if self.is_won(node):
@@ -502,14 +542,23 @@ def _ignore(_: Node) -> None:
     """A ``leave`` for walks that learn nothing from a position's end."""
 
 
-def _path_to(node: Node, parents: dict[Node, tuple[Node, Step] | None]) -> list[Step]:
+def _path_to(key: int, parents: dict[int, int]) -> list[Step]:
+    """The steps from the root to the position ``key``, from the links :meth:`Search._beam` kept."""
     path: list[Step] = []
-    link = parents[node]
-    while link is not None:
-        node, step = link
-        path.append(step)
-        link = parents[node]
+    link = parents[key]
+    while link >= 0:
+        path.append(_unpack_step(link & (1 << STEP_BITS) - 1))
+        link = parents[link >> STEP_BITS]
     return path[::-1]
+
+
+def _pack_step(step: Step) -> int:
+    what, source, card, how = step
+    return what | (source + 2) << 2 | card << 8 | how << 12
+
+
+def _unpack_step(code: int) -> Step:
+    return code & 3, (code >> 2 & 63) - 2, code >> 8 & 15, code >> 12
 
 
 def _play(state: State, source: int, target: int) -> None:
