@@ -8,6 +8,7 @@ import { capacities, layout } from "./layout.js";
 const DRAG_START = 6; // pixels a press must travel to become a drag
 const DOUBLE = 350; // milliseconds between the clicks of a double-click
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+const TRANSIENT = ["moving", "dragging"]; // classes a card gets between two drawings of the table
 
 function caption(pile, short) {
   if (pile.group === "foundation") {
@@ -99,7 +100,9 @@ export class Table {
   }
 
   /** Bring the table's elements in line with ``items``, keeping those whose key is unchanged:
-   *  a move then touches a few cards instead of rebuilding every SVG. */
+   *  a move then touches a few cards instead of rebuilding every SVG. A card still flying
+   *  to its place (or being dragged) stays so if its place is unchanged: a redraw in the
+   *  middle of the flight must not make it catch the clicks meant for the piles under it. */
   reconcile(items) {
     const old = this.elements || new Map();
     const now = new Map();
@@ -107,7 +110,9 @@ export class Table {
       let el = old.get(item.key);
       if (el) {
         old.delete(item.key);
-        if (el.className !== item.cls) el.className = item.cls;
+        const stays = el.placed === item.style ? TRANSIENT.filter((name) => el.classList.contains(name)) : [];
+        const cls = [item.cls, ...stays].join(" ");
+        if (el.className !== cls) el.className = cls;
         if (el.placed !== item.style) el.style.cssText = item.style;
       } else {
         el = document.createElement("div");
