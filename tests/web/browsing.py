@@ -100,8 +100,9 @@ def play(page: Page, move: dict[str, Any]) -> None:
         if not _drawn(page, made + 1) and "selected" in (
             top_card(page, move["from"]).get_attribute("class") or ""
         ):
-            # Seen about once in 20 whole games: the card stays selected, as if the click on
-            # its place never arrived. A person clicks again; so do we, once (see the notes).
+            # Seen twice in Lucie whole games: the card stays selected, as if the click on
+            # its place never arrived. A person clicks again; so do we, once. (The other lost
+            # click, on a card still flying over the place, is fixed in the page itself.)
             click_pile(page, move["to"])
     table_at(page, moves=made + 1)
 
