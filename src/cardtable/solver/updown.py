@@ -343,22 +343,22 @@ class Search:
         of the positions after the next card, the ``width`` most promising go on.
         Positions with the stock out are searched to the end by :meth:`_endgame`.
         """
-        pack, dead = self.pack, self.dead
-        root = pack(self.root)
+        dead = self.dead
+        root = self.pack(self.root)
         parents: dict[int, int] = {root: -1}  # position -> its parent << STEP_BITS | the step there
-        level = [self.root]
+        level = [(root, self.root)]  # (packed, position): each position is packed once
         complete = True
         stock_out = len(self.line)
         while level:
-            following: list[Node] = []
+            following: list[tuple[int, Node]] = []
             while level:
-                node = level.pop()
-                node_key = pack(node) << STEP_BITS
+                node_key, node = level.pop()
+                link = node_key << STEP_BITS
                 for step, child in self.children(node):
-                    key = pack(child)
+                    key = self.pack(child)
                     if key in parents or key in dead:
                         continue
-                    parents[key] = node_key | _pack_step(step)
+                    parents[key] = link | _pack_step(step)
                     self.states += 1
                     check(self.states, len(parents) + len(dead))
                     if child[1] == stock_out:
@@ -366,9 +366,9 @@ class Search:
                         if ending is not None:
                             return _path_to(key, parents) + ending, True
                     else:
-                        (level if child[1] == node[1] else following).append(child)
+                        (level if child[1] == node[1] else following).append((key, child))
             if len(following) > width:
-                following.sort(key=self._promise, reverse=True)
+                following.sort(key=lambda entry: self._promise(entry[1]), reverse=True)
                 del following[width:]
                 complete = False
             level = following
