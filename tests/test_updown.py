@@ -13,8 +13,11 @@ from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver.updown import (
+    DEAL,
     EMPTY_KING_TOP,
+    HOME,
     ONTO_PAIR,
+    WASTE,
     Foundations,
     Node,
     Search,
@@ -138,3 +141,20 @@ def test_packed_positions_are_one_to_one(state: State, rnd: random.Random) -> No
             _, node = rnd.choice(children)
             nodes.add(node)
     assert len({search.pack(node) for node in nodes}) == len(nodes)
+
+
+def test_wastes_with_the_same_ranks_in_the_same_order_are_one_position() -> None:
+    # Two sevens come off the stock and one goes home: whichever stays on the waste,
+    # its future is the same, and the search keeps one position for both lines.
+    state = acey_position(up=(6, 6, 13, 13), tableau=("8C", "8D", "9C", "9D"), stock="7D 7C", rest="stock")
+    search = Search(state)
+
+    def after(*steps: tuple[int, ...]) -> Node:
+        node = search.root
+        for what, source in steps:
+            node = next(child for step, child in search.children(node) if step[:2] == (what, source))
+        return node
+
+    both_dealt = after((DEAL, 0), (DEAL, 0), (HOME, WASTE))
+    one_at_a_time = after((DEAL, 0), (HOME, WASTE), (DEAL, 0))
+    assert both_dealt == one_at_a_time

@@ -37,10 +37,14 @@ the same rules and the same answers. Its argument, in four parts:
    allows, so searching classes loses nothing, and a won line is turned back into
    real moves by sliding a concrete meeting pair (see :meth:`Search.realise`).
 
-3. **The waste is a stack fed in a known order.** The cards that have ever been on
-   the waste, then the stock in dealing order, form one fixed *line*; the waste is
-   the set of line positions dealt and not yet played (a bitmask), and its top is
-   the highest of them.
+3. **The waste is a stack of ranks.** Its future depends only on the ranks it holds,
+   bottom to top, and the stock still to come: two positions whose wastes hold the
+   same ranks in the same order are one position, whichever copies of those ranks
+   they hold. (Deal a 7, deal another 7, play one home: the 7 left is the first or
+   the second, and nothing can tell.) So the waste is kept as its ranks, 4 bits
+   each with the top in the lowest bits, and the stock as a position in its fixed
+   dealing order: on the unknown deals of a 500,000-position survey this merges
+   between a half and three quarters of the positions the search used to tell apart.
 
 4. **Before the stock is out, nothing is undone**: every move puts a card home or
    takes one from the stock, so those positions form a DAG, and a position all of
@@ -57,6 +61,7 @@ is reported.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -72,7 +77,7 @@ Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
 """A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
 
 Node = tuple[tuple[int, ...], int, int, tuple[int, ...], Foundations]
-"""(reserve heights, next line position, waste bitmask, tableau ranks sorted (0: empty), foundations)."""
+"""(reserve heights, cards dealt from the stock, waste ranks (4 bits each, top lowest), tableau ranks sorted (0: empty), foundations)."""
 
 Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
@@ -193,7 +198,7 @@ class Search:
         assert plan.stock is not None and plan.waste is not None
         self.reserve_ranks = [tuple(rank(card) for card in piles[i]) for i in self.reserves]
         waste, stock = piles[plan.waste], piles[plan.stock]
-        self.line = tuple(rank(card) for card in waste) + tuple(rank(card) for card in reversed(stock))
+        self.line = tuple(rank(card) for card in reversed(stock))  # the stock's ranks, as dealt
         bases = state.spec.group("foundation").bases
         self.ace_piles = [i for i, base in zip(plan.foundations, bases) if base == ACE]
         self.king_piles = [i for i, base in zip(plan.foundations, bases) if base == KING]
@@ -201,8 +206,8 @@ class Search:
         kings = [EMPTY_KING_TOP - len(piles[i]) for i in self.king_piles]
         self.root: Node = (
             tuple(len(piles[i]) for i in self.reserves),
-            len(waste),
-            (1 << len(waste)) - 1,
+            0,
+            functools.reduce(lambda below, card: below << 4 | rank(card), waste, 0),
             tuple(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
             normalise(0, aces, kings),
         )
@@ -211,7 +216,7 @@ class Search:
         self._heights_ids: dict[tuple[int, ...], int] = {}
         self._tableau_ids: dict[tuple[int, ...], int] = {}
         self._found_ids: dict[Foundations, int] = {}
-        self._position_shift = len(self.line)
+        self._position_shift = 4 * (len(waste) + len(self.line))
         self._heights_shift = self._position_shift + len(self.line).bit_length()
         self._tableau_shift = self._heights_shift + math.prod(h + 1 for h in self.root[0]).bit_length()
         self._found_shift = self._tableau_shift + 4 * len(self.tableau)
@@ -224,8 +229,8 @@ class Search:
         A search remembers millions of positions: kept as tuples they took ~350
         bytes each, as ints ~190 (measured on deal 3 of Acey and Kingsley, the
         sets and links included). Reserve heights, tableaux and foundation classes
-        are few, so each gets a small number in order of first sight; the waste
-        bitmask and the line position go in as they are.
+        are few, so each gets a small number in order of first sight; the waste's
+        ranks and the stock's position go in as they are.
         """
         heights, position, waste, tableau, found = node
         heights_ids, tableau_ids, found_ids = self._heights_ids, self._tableau_ids, self._found_ids
@@ -273,7 +278,7 @@ class Search:
             for how, after in home(found, card):
                 out.append(((HOME, TABLEAU, card, how), (heights, next_position, waste, rest, after)))
         if stock_left:
-            out.append(((DEAL, 0, 0, 0), (heights, position + 1, waste | (1 << position), tableau, found)))
+            out.append(((DEAL, 0, 0, 0), (heights, position + 1, waste << 4 | line[position], tableau, found)))
         elif tableau[0] == 0:
             self._onto_tableau(node, tops, out)
         return out
@@ -288,8 +293,7 @@ class Search:
                 fewer = (*heights[:index], height - 1, *heights[index + 1 :])
                 tops.append((index, self.reserve_ranks[index][height - 1], fewer, waste))
         if waste:
-            top = waste.bit_length() - 1
-            tops.append((WASTE, self.line[top], heights, waste ^ (1 << top)))
+            tops.append((WASTE, waste & 15, heights, waste >> 4))
         return tops
 
     def _onto_tableau(
@@ -377,7 +381,7 @@ class Search:
     def _promise(self, node: Node) -> int:
         """How promising a stock-phase position looks: few cards left to play, few on the waste, free pairs."""
         heights, position, waste, _, (pairs, _, _) = node
-        on_waste = waste.bit_count()
+        on_waste = (waste.bit_length() + 3) >> 2
         left = sum(heights) + on_waste + len(self.line) - position
         return 3 * pairs - 4 * left - on_waste
 
