@@ -61,11 +61,9 @@ is reported.
 
 from __future__ import annotations
 
-import functools
 import itertools
-import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from cardtable.core.cards import ACE, KING, rank
@@ -76,8 +74,14 @@ from cardtable.core.state import State
 Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
 """A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
 
-Node = tuple[tuple[int, ...], int, int, tuple[int, ...], Foundations]
-"""(reserve heights, cards dealt from the stock, waste ranks (4 bits each, top lowest), tableau ranks sorted (0: empty), foundations)."""
+Node = tuple[int, int, int, int, int]
+"""(reserve heights, cards dealt from the stock, waste, tableau, foundations), all ints, cheap to hash.
+
+Reserve ``i``'s height is in bits 4i..4i+3; the waste's ranks take 4 bits each,
+its top lowest; the tableau's ranks 4 bits each, sorted with the lowest in the
+lowest bits (0: an empty pile); the foundations are their class's number in
+:attr:`Search.classes`.
+"""
 
 Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
@@ -204,57 +208,92 @@ class Search:
         self.king_piles = [i for i, base in zip(plan.foundations, bases) if base == KING]
         aces = [len(piles[i]) for i in self.ace_piles]
         kings = [EMPTY_KING_TOP - len(piles[i]) for i in self.king_piles]
+        self.classes: list[Foundations] = []
+        self._class_numbers: dict[Foundations, int] = {}
         self.root: Node = (
-            tuple(len(piles[i]) for i in self.reserves),
+            _nibbles(len(piles[i]) for i in self.reserves),
             0,
-            functools.reduce(lambda below, card: below << 4 | rank(card), waste, 0),
-            tuple(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
-            normalise(0, aces, kings),
+            _nibbles(rank(card) for card in reversed(waste)),
+            _nibbles(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
+            self._number(normalise(0, aces, kings)),
         )
         self.dead: set[int] = set()
         self.states = 0
-        self._heights_ids: dict[tuple[int, ...], int] = {}
-        self._tableau_ids: dict[tuple[int, ...], int] = {}
-        self._found_ids: dict[Foundations, int] = {}
         self._position_shift = 4 * (len(waste) + len(self.line))
         self._heights_shift = self._position_shift + len(self.line).bit_length()
-        self._tableau_shift = self._heights_shift + math.prod(h + 1 for h in self.root[0]).bit_length()
+        self._tableau_shift = self._heights_shift + 4 * len(self.reserves)
         self._found_shift = self._tableau_shift + 4 * len(self.tableau)
-        self.home_cache: dict[tuple[Foundations, int], list[tuple[int, Foundations]]] = {}
-        self.lift_cache: dict[Foundations, list[tuple[int, int, Foundations]]] = {}
+        self._homes: dict[int, list[tuple[int, int]]] = {}
+        self._lifts: dict[int, list[tuple[int, int, int]]] = {}
+        self._refills: dict[int, int] = {}
+        self._tableau_cards: dict[int, tuple[int, ...]] = {}
+        self._heights_left: dict[int, int] = {}
 
     def pack(self, node: Node) -> int:
         """``node`` as one int, the form the sets of positions keep.
 
         A search remembers millions of positions: kept as tuples they took ~350
         bytes each, as ints ~190 (measured on deal 3 of Acey and Kingsley, the
-        sets and links included). Reserve heights, tableaux and foundation classes
-        are few, so each gets a small number in order of first sight; the waste's
-        ranks and the stock's position go in as they are.
+        sets and links included). Each part of a node has a fixed width but the
+        foundations' class number, which goes on top.
         """
         heights, position, waste, tableau, found = node
-        heights_ids, tableau_ids, found_ids = self._heights_ids, self._tableau_ids, self._found_ids
-        heights_id = heights_ids.setdefault(heights, len(heights_ids))
-        tableau_id = tableau_ids.setdefault(tableau, len(tableau_ids))
-        found_id = found_ids.setdefault(found, len(found_ids))
         return (
             waste
             | position << self._position_shift
-            | heights_id << self._heights_shift
-            | tableau_id << self._tableau_shift
-            | found_id << self._found_shift
+            | heights << self._heights_shift
+            | tableau << self._tableau_shift
+            | found << self._found_shift
         )
 
     def is_won(self, node: Node) -> bool:
         heights, position, waste, tableau, _ = node
-        return not any(heights) and position == len(self.line) and not waste and not any(tableau)
+        return not heights and position == len(self.line) and not waste and not tableau
 
-    def home(self, found: Foundations, card: int) -> list[tuple[int, Foundations]]:
-        """:func:`home_classes`, remembered: the same few classes and ranks come up again and again."""
-        outcomes = self.home_cache.get((found, card))
+    def _number(self, found: Foundations) -> int:
+        """The class's number, given in order of first sight: nodes carry numbers, cheap to hash."""
+        number = self._class_numbers.get(found)
+        if number is None:
+            number = self._class_numbers[found] = len(self.classes)
+            self.classes.append(found)
+        return number
+
+    def home(self, found: int, card: int) -> list[tuple[int, int]]:
+        """:func:`home_classes` on class numbers, remembered: the same few come up again and again."""
+        outcomes = self._homes.get(found << 4 | card)
         if outcomes is None:
-            outcomes = self.home_cache[found, card] = home_classes(found, card)
+            outcomes = self._homes[found << 4 | card] = [
+                (how, self._number(after)) for how, after in home_classes(self.classes[found], card)
+            ]
         return outcomes
+
+    def lifts(self, found: int) -> list[tuple[int, int, int]]:
+        """:func:`lift_classes` on class numbers, remembered."""
+        outcomes = self._lifts.get(found)
+        if outcomes is None:
+            outcomes = self._lifts[found] = [
+                (how, card, self._number(after)) for how, card, after in lift_classes(self.classes[found])
+            ]
+        return outcomes
+
+    def _refilled(self, tableau: int, card: int, incoming: int) -> int:
+        """The tableau once ``card`` (0: an empty pile) has left it and ``incoming`` (0: nothing) taken its place."""
+        key = tableau << 8 | card << 4 | incoming
+        after = self._refills.get(key)
+        if after is None:
+            ranks = _unnibble(tableau, len(self.tableau))
+            ranks.remove(card)
+            after = self._refills[key] = _nibbles(sorted((*ranks, incoming)))
+        return after
+
+    def _cards_on(self, tableau: int) -> tuple[int, ...]:
+        """The different ranks on the tableau, lowest first."""
+        cards = self._tableau_cards.get(tableau)
+        if cards is None:
+            cards = self._tableau_cards[tableau] = tuple(
+                sorted(set(_unnibble(tableau, len(self.tableau))) - {0})
+            )
+        return cards
 
     def children(self, node: Node) -> list[tuple[Step, Node]]:
         """The moves from ``node``, most promising first: home, deal, onto the tableau, lifts."""
@@ -267,50 +306,40 @@ class Search:
         for source, card, fewer, rest_of_waste in tops:
             for how, after in home(found, card):
                 out.append(((HOME, source, card, how), (fewer, position, rest_of_waste, tableau, after)))
-        for card in sorted(set(tableau) - {0}):
-            at = tableau.index(card)
-            if stock_left:
-                rest = tuple(sorted((*tableau[:at], line[position], *tableau[at + 1 :])))
-                next_position = position + 1
-            else:
-                rest = (0, *tableau[:at], *tableau[at + 1 :])
-                next_position = position
+        incoming, next_position = (line[position], position + 1) if stock_left else (0, position)
+        for card in self._cards_on(tableau):
+            rest = self._refilled(tableau, card, incoming)
             for how, after in home(found, card):
                 out.append(((HOME, TABLEAU, card, how), (heights, next_position, waste, rest, after)))
         if stock_left:
-            out.append(((DEAL, 0, 0, 0), (heights, position + 1, waste << 4 | line[position], tableau, found)))
-        elif tableau[0] == 0:
+            out.append(
+                ((DEAL, 0, 0, 0), (heights, position + 1, waste << 4 | line[position], tableau, found))
+            )
+        elif not tableau & 15:
             self._onto_tableau(node, tops, out)
         return out
 
-    def _stack_tops(
-        self, heights: tuple[int, ...], waste: int
-    ) -> list[tuple[int, int, tuple[int, ...], int]]:
+    def _stack_tops(self, heights: int, waste: int) -> list[tuple[int, int, int, int]]:
         """The playable tops of the reserves and the waste: (source, rank, reserve heights and waste after)."""
         tops = []
-        for index, height in enumerate(heights):
-            if height:
-                fewer = (*heights[:index], height - 1, *heights[index + 1 :])
-                tops.append((index, self.reserve_ranks[index][height - 1], fewer, waste))
+        for index, ranks in enumerate(self.reserve_ranks):
+            if height := heights >> 4 * index & 15:
+                tops.append((index, ranks[height - 1], heights - (1 << 4 * index), waste))
         if waste:
             tops.append((WASTE, waste & 15, heights, waste >> 4))
         return tops
 
     def _onto_tableau(
-        self, node: Node, tops: list[tuple[int, int, tuple[int, ...], int]], out: list[tuple[Step, Node]]
+        self, node: Node, tops: list[tuple[int, int, int, int]], out: list[tuple[Step, Node]]
     ) -> None:
         """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
         heights, position, waste, tableau, found = node
-        filled = tableau[1:]
         for source, card, fewer, rest_of_waste in tops:
-            onto = tuple(sorted((*filled, card)))
+            onto = self._refilled(tableau, 0, card)
             out.append(((TO_TABLEAU, source, card, 0), (fewer, position, rest_of_waste, onto, found)))
-        lifts = self.lift_cache.get(found)
-        if lifts is None:
-            lifts = self.lift_cache[found] = lift_classes(found)
-        for how, card, after in lifts:
+        for how, card, after in self.lifts(found):
             out.append(
-                ((LIFT, 0, card, how), (heights, position, waste, tuple(sorted((*filled, card))), after))
+                ((LIFT, 0, card, how), (heights, position, waste, self._refilled(tableau, 0, card), after))
             )
 
     def run(self, check: Callable[[int, int], None]) -> list[Step] | None:
@@ -380,10 +409,18 @@ class Search:
 
     def _promise(self, node: Node) -> int:
         """How promising a stock-phase position looks: few cards left to play, few on the waste, free pairs."""
-        heights, position, waste, _, (pairs, _, _) = node
+        heights, position, waste, _, found = node
+        pairs = self.classes[found][0]
         on_waste = (waste.bit_length() + 3) >> 2
-        left = sum(heights) + on_waste + len(self.line) - position
+        left = self._in_reserves(heights) + on_waste + len(self.line) - position
         return 3 * pairs - 4 * left - on_waste
+
+    def _in_reserves(self, heights: int) -> int:
+        """How many cards the reserves hold."""
+        left = self._heights_left.get(heights)
+        if left is None:
+            left = self._heights_left[heights] = sum(_unnibble(heights, len(self.reserves)))
+        return left
 
     def _probe(
         self, rng: random.Random | None, cap: int, check: Callable[[int, int], None]
@@ -563,6 +600,19 @@ def _pack_step(step: Step) -> int:
 
 def _unpack_step(code: int) -> Step:
     return code & 3, (code >> 2 & 63) - 2, code >> 8 & 15, code >> 12
+
+
+def _nibbles(values: Iterable[int]) -> int:
+    """Small numbers (0-15) packed 4 bits each, the first in the lowest bits."""
+    packed = 0
+    for shift, value in enumerate(values):
+        packed |= value << 4 * shift
+    return packed
+
+
+def _unnibble(packed: int, count: int) -> list[int]:
+    """The ``count`` numbers :func:`_nibbles` packed, the first first."""
+    return [packed >> 4 * shift & 15 for shift in range(count)]
 
 
 def _play(state: State, source: int, target: int) -> None:
