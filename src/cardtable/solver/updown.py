@@ -43,8 +43,8 @@ the same rules and the same answers. Its argument, in four parts:
    they hold. (Deal a 7, deal another 7, play one home: the 7 left is the first or
    the second, and nothing can tell.) So the waste is kept as its ranks, 4 bits
    each with the top in the lowest bits, and the stock as a position in its fixed
-   dealing order: on the unknown deals of a 500,000-position survey this merges
-   between a half and three quarters of the positions the search used to tell apart.
+   dealing order. On three deals that 300,000 positions leave undecided, this
+   merges 43-74% of the positions that keying the waste by its cards told apart.
 
 4. **Before the stock is out, nothing is undone**: every move puts a card home or
    takes one from the stock, so those positions form a DAG, and a position all of
