@@ -125,15 +125,33 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
         stock=next((i for i in flat if groups[i].kind is Kind.STOCK), None),
         waste=next((i for i in flat if groups[i].kind is Kind.WASTE), None),
         last_group_start=sum(g.count for g in spec.groups[:-1]),
-        key_groups=_key_groups(ids, groups, spec.suits_matter),
+        key_groups=_key_groups(ids, groups, spec.suits_matter, _foundations_implied(spec)),
         key_table=None if spec.suits_matter else bytes(RANK_OF[c] if c < 52 else c for c in range(256)),
     )
 
 
+def _foundations_implied(spec: GameSpec) -> bool:
+    """Whether the tableau alone tells what the foundations hold, so the key can leave them out.
+
+    True of one-deck games with nothing but tableau and foundations, whose
+    foundations build in suit and keep their cards: every card not on the
+    tableau is home, and the cards of a suit that are home form one run from its
+    foundation's base, so they can lie in one way only (Alexander, Lucie, Fan).
+    Keys a third shorter take a third less time to make and store.
+    """
+    foundation = next(g for g in spec.groups if g.kind is Kind.FOUNDATION)
+    return (
+        spec.decks == 1
+        and {g.kind for g in spec.groups} == {Kind.TABLEAU, Kind.FOUNDATION}
+        and foundation.build.same_suit
+        and not spec.foundation_gives
+    )
+
+
 def _key_groups(
-    ids: list[PileId], groups: list[PileGroup], suits_matter: bool
+    ids: list[PileId], groups: list[PileGroup], suits_matter: bool, foundations_implied: bool
 ) -> tuple[tuple[tuple[int, ...], bool, bool, bool], ...]:
-    """Piles grouped for the search key: by group, foundations also by base rank.
+    """Piles grouped for the search key: by group, foundations also by base rank (unless implied).
 
     Each entry is (flat indices, whether the piles may be sorted, whether empty
     piles may be left out: true of tableau piles that an empty space makes inert,
@@ -143,6 +161,8 @@ def _key_groups(
     out: dict[tuple[str, int], list[int]] = {}
     by_name: dict[str, PileGroup] = {}
     for i, (pid, group) in enumerate(zip(ids, groups)):
+        if foundations_implied and group.kind is Kind.FOUNDATION:
+            continue
         base = group.bases[pid.index] if group.bases else 0
         out.setdefault((pid.group, base), []).append(i)
         by_name[pid.group] = group

@@ -310,7 +310,9 @@ class State:
         only in the order of their fans (or of like foundations) share a key; in a
         game where suits never matter, cards are keyed by rank alone; empty piles
         that can never take a card again (La Belle Lucie's fans) are left out, and a
-        foundation is keyed by its top card, which tells all the cards under it.
+        foundation is keyed by its top card, which tells all the cards under it --
+        or not at all where the tableau tells what the foundations hold (one-deck
+        games with only tableau and foundations, see ``layout._foundations_implied``).
         """
         parts: list[bytes] = []
         piles = self.piles
