@@ -4,7 +4,7 @@ pruning rules that never change a verdict."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from cardtable import Card, Move, State, deal, load_game
@@ -236,6 +236,34 @@ def test_stranded_cards_are_found_as_defined(game: str, data: st.DataObject) -> 
     pruner = Pruner(state.spec)
     assert pruner.final(state)
     assert pruner.stranded(state) == stranded_by_definition(state)
+
+
+@pytest.mark.parametrize("game", STRANDED_GAMES)
+@FAST
+@given(data=st.data())
+def test_a_card_that_may_move_on_at_once_strands_nothing(game: str, data: st.DataObject) -> None:
+    # The search skips the check after a move between tableau piles whose card may
+    # move on at once (prune.py): from a position that is not stranded, such a move,
+    # and the foundation moves after it, never give one that is.
+    state = data.draw(positions(game))
+    pruner = Pruner(state.spec)
+    assume(not stranded_by_definition(state))
+    tableau = {i for i, kind in enumerate(state.plan.kinds) if kind is Kind.TABLEAU}
+    for source, target in list(state.card_moves()):
+        if source not in tableau or target not in tableau:
+            continue
+        card = state.piles[source][-1]
+        state.push_card(source, target)
+        played = 1
+        for _ in range(data.draw(st.integers(0, 3))):
+            if (home := pruner.home_move(state)) is None:
+                break
+            state.push_card(*home)
+            played += 1
+        if pruner.leaves_at_once(state, card):
+            assert not stranded_by_definition(state)
+        for _ in range(played):
+            state.pop()
 
 
 @pytest.mark.parametrize(

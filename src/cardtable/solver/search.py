@@ -150,7 +150,7 @@ class _Search:
             forced = self._play_safe(self._uncovered(code))
             if state.is_won():
                 return self._found()
-            if self._seen_before() or (placed and self._is_stranded()):
+            if self._seen_before() or (placed is not None and self._is_stranded(placed)):
                 self._undo(forced + 1)
                 continue
             stack.append((self._moves(), forced))
@@ -213,21 +213,36 @@ class _Search:
             self.twins_by_plan[id(plan)] = twins
         return twins
 
-    def _push(self, code: int) -> bool:
-        """Play a move; True if it put a card on the tableau or redealt (so may strand one)."""
+    def _push(self, code: int) -> int | None:
+        """Play a move; whether it may strand a card: None if not, else the card it moved
+        from one tableau pile to another, or -1 (a redeal, a card from elsewhere onto the tableau)."""
         state = self.state
         if code == DEAL:
             state.push(Move.deal())
-            return False
+            return None
         if code == REDEAL:
             state.push(Move.redeal())
-            return True
-        target = code & 255
-        state.push_card(code >> 8, target)
-        return state.plan.kinds[target] is Kind.TABLEAU
+            return -1
+        source, target = code >> 8, code & 255
+        state.push_card(source, target)
+        kinds = state.plan.kinds
+        if kinds[target] is not Kind.TABLEAU:
+            return None
+        return state.piles[target][-1] if kinds[source] is Kind.TABLEAU else -1
 
-    def _is_stranded(self) -> bool:
-        return self.pruner.final(self.state) and self.pruner.stranded(self.state)
+    def _is_stranded(self, placed: int = -1) -> bool:
+        """Whether stranded cards prove the position lost; ``placed``: a card just moved between tableau piles.
+
+        The position before such a move was not stranded (the search stops at
+        those that are), so when the card could move on at once nothing needs
+        checking (see :meth:`Pruner.leaves_at_once`).
+        """
+        state = self.state
+        if not self.pruner.final(state):
+            return False
+        if placed >= 0 and self.pruner.leaves_at_once(state, placed):
+            return False
+        return self.pruner.stranded(state)
 
     def _uncovered(self, code: int) -> int | None:
         """The pile a tableau-to-tableau move uncovered a card in, else None.
