@@ -97,10 +97,16 @@ def _exit_with_parent() -> None:
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
-    """End the workers without waiting for their deals (Python 3.14 has ``terminate_workers``)."""
+    """End the workers without waiting for their deals (Python 3.14 has ``terminate_workers``).
+
+    The pool's manager thread is then waited for here, which takes moments once
+    its workers are gone. Left running, it could close its wake-up pipe just as
+    the interpreter's exit handler writes to it, and a Ctrl-C would end with
+    ``OSError: [Errno 9] Bad file descriptor`` (seen once, on a busy machine).
+    """
     for process in list((pool._processes or {}).values()):
         process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
