@@ -116,6 +116,18 @@ class _Budget:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
 
+def _drop(moves: list[int], code: int) -> None:
+    """Leave out the move that would only take the last one back.
+
+    A card moved from one pile to another, with nothing played after it and no
+    stock card refilling the pile it left, can move straight back: that gives the
+    position before, which the search has already seen (in Alexander nearly every
+    position has such a move, one of the ~4 it tries).
+    """
+    if code in moves:
+        moves.remove(code)
+
+
 class _Search:
     def __init__(self, state: State, budget: _Budget, prune: bool) -> None:
         self.state = state
@@ -146,6 +158,7 @@ class _Search:
                 continue
             cursor[-1] = index + 1
             code = moves[index]
+            source_height = len(state.piles[code >> 8]) if code >= 0 else 0
             placed = self._push(code)
             forced = self._play_safe(self._uncovered(code))
             if state.is_won():
@@ -153,7 +166,10 @@ class _Search:
             if self._seen_before() or (placed is not None and self._is_stranded(placed)):
                 self._undo(forced + 1)
                 continue
-            stack.append((self._moves(), forced))
+            following = self._moves()
+            if code >= 0 and not forced and len(state.piles[code >> 8]) == source_height - 1:
+                _drop(following, (code & 255) << 8 | code >> 8)
+            stack.append((following, forced))
             cursor.append(0)
         return False
 
