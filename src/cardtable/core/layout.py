@@ -137,11 +137,13 @@ def _foundations_implied(spec: GameSpec) -> bool:
     foundations build in suit and keep their cards: every card not on the
     tableau is home, and the cards of a suit that are home form one run from its
     foundation's base, so they can lie in one way only (Alexander, Lucie, Fan).
-    Keys a third shorter take a third less time to make and store.
+    Shorter keys are quicker to make and smaller to keep (Alexander the Great:
+    ~125 bytes a remembered position instead of ~136).
     """
-    foundation = next(g for g in spec.groups if g.kind is Kind.FOUNDATION)
+    foundation = next((g for g in spec.groups if g.kind is Kind.FOUNDATION), None)
     return (
-        spec.decks == 1
+        foundation is not None
+        and spec.decks == 1
         and {g.kind for g in spec.groups} == {Kind.TABLEAU, Kind.FOUNDATION}
         and foundation.build.same_suit
         and not spec.foundation_gives

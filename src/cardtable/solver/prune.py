@@ -33,10 +33,10 @@ the classic dead deal (a card above a lower card of its suit, with the cards it
 could move onto buried beneath it) and deadlocks spread over several piles.
 
 The search asks only after a move that put a card on the tableau, and after a
-move between tableau piles it need not ask when the card could move on at once in the relaxation (a card it
-may be placed on is a top, or it may fill a pile that is empty): see
-:meth:`Pruner.leaves_at_once` for why nothing is then stranded. In Alexander
-that spares three checks in four.
+move between tableau piles it need not ask when the card could move on at once
+in the relaxation (a card it may be placed on is a top, or it may fill a pile
+that is empty): see :meth:`Pruner.leaves_at_once` for why nothing is then
+stranded. In Alexander that spares three checks in four.
 
 **Lone cards.** Where an emptied tableau pile takes nothing ever again (La Belle
 Lucie), moving the only card of a pile onto another pile uncovers nothing and
@@ -139,14 +139,14 @@ class Pruner:
         )
 
     def leaves_at_once(self, state: State, card: Card) -> bool:
-        """Whether ``card``, just moved from one tableau pile to another, may move on at once in the relaxation.
+        """Whether ``card``, just moved between tableau piles, may move on at once in the relaxation.
 
         If so, and the position before the move was not stranded, neither is
         this one. The move took ``card`` off the top of one tableau pile (so the
         earlier relaxation already had it going home), uncovering the card under
-        it, and put it on another, covering that pile's top (or an
-        empty pile); moves onto the foundations since then only add cards home and
-        uncover others. In this position's relaxation ``card`` is uncovered and
+        it, and put it on another, covering that pile's top (or an empty pile);
+        moves onto the foundations since then only add cards home and uncover
+        others. In this position's relaxation ``card`` is uncovered and
         may leave in the first round, and then the card it covers is uncovered
         (or its pile may be emptied) as it was before the move. From there every
         fact of the earlier relaxation holds here too: the starting facts are the

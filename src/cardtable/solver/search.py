@@ -230,8 +230,11 @@ class _Search:
         return twins
 
     def _push(self, code: int) -> int | None:
-        """Play a move; whether it may strand a card: None if not, else the card it moved
-        from one tableau pile to another, or -1 (a redeal, a card from elsewhere onto the tableau)."""
+        """Play a move, and say whether it may strand a card (see :meth:`_is_stranded`).
+
+        None if it cannot; the card, for a move between tableau piles; -1 for a
+        redeal or a card from elsewhere onto the tableau.
+        """
         state = self.state
         if code == DEAL:
             state.push(Move.deal())
