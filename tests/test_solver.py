@@ -20,6 +20,7 @@ from helpers import (
     FAN,
     FAST,
     FOUNDATION_PLAN,
+    GAME_IDS,
     LUCIE,
     acey_position,
     base_id,
@@ -173,6 +174,23 @@ def test_lucie_covering_a_card_can_be_what_wins_the_redeal() -> None:
     pruned = solve(state)
     assert pruned.status == solve(state, prune=False).status == "won"
     assert_replays(state, pruned.moves)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@FAST
+@given(data=st.data())
+def test_moving_a_card_straight_back_gives_the_position_before(game: str, data: st.DataObject) -> None:
+    # The search never tries a card straight back when its pile only lost that card
+    # (no stock card refilled it): the key must then be the one it had before.
+    state = data.draw(positions(game))
+    for source, target in list(state.card_moves()):
+        key, height = state.key(), len(state.piles[source])
+        state.push_card(source, target)
+        if len(state.piles[source]) == height - 1 and (target, source) in set(state.card_moves()):
+            state.push_card(target, source)
+            assert state.key() == key
+            state.pop()
+        state.pop()
 
 
 # -- stranded cards (solver/prune.py) ---------------------------------------------
