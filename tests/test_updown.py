@@ -17,6 +17,7 @@ from cardtable.solver.updown import (
     EMPTY_KING_TOP,
     HOME,
     ONTO_PAIR,
+    TABLEAU,
     WASTE,
     Foundations,
     Node,
@@ -158,3 +159,31 @@ def test_wastes_with_the_same_ranks_in_the_same_order_are_one_position() -> None
     both_dealt = after((DEAL, 0), (DEAL, 0), (HOME, WASTE))
     one_at_a_time = after((DEAL, 0), (HOME, WASTE), (DEAL, 0))
     assert both_dealt == one_at_a_time
+
+
+def greedy_walk(search: Search, node: Node, stop: int) -> Node:
+    """The beam's look-ahead spelt out on the search's own moves: home when a card can go, else deal."""
+    while node[1] < stop:
+        children = search.children(node)
+        homes = [child for step, child in children if step[0] == HOME and step[1] != TABLEAU]
+        homes += [child for step, child in children if step[0] == HOME and step[1] == TABLEAU]
+        node = homes[0] if homes else next(child for step, child in children if step[0] == DEAL)
+    return node
+
+
+@FAST
+@given(acey_positions(), st.integers(1, 12), st.randoms(use_true_random=False))
+def test_the_look_ahead_plays_greedily_and_its_memo_changes_nothing(
+    state: State, ahead: int, rnd: random.Random
+) -> None:
+    # The beam judges positions by the cards left after greedy play (Search._greedy_left),
+    # sharing one memo among the positions of a level: it must give what a plain greedy
+    # walk gives, whatever the memo already holds from the positions judged before.
+    search = Search(state)
+    stop = min(search.root[1] + ahead, len(search.line))
+    memo: dict[Node, int] = {}
+    level = [search.root, *(child for _, child in search.children(search.root) if child[1] == search.root[1])]
+    for node in rnd.sample(level, len(level)):
+        heights, position, waste, _, _ = greedy_walk(search, node, stop)
+        left = search._in_reserves(heights) + waste.bit_count() + len(search.line) - position
+        assert search._greedy_left(node, stop, memo) == left
