@@ -53,11 +53,11 @@ the same rules and the same answers. Its argument, in four parts:
 4. **Before the stock is out, nothing is undone**: every move puts a card home or
    takes one from the stock, so those positions form a DAG, and a position all of
    whose moves were tried without a win is lost for good, whatever search tried
-   them. That lets a beam (the positions after each stock card that look the
-   most promising once a greedy player has taken the next few stock cards)
-   and restarted depth-first probes take turns and share what they proved. Once
-   the stock is out, cards pass between tableau and foundations both ways, and
-   each such endgame is searched to its end in one go.
+   them. That lets beams (the positions after each stock card that look the
+   most promising, judged as they stand or after a greedy look-ahead over the
+   next stock cards) and restarted depth-first probes take turns and share what
+   they proved. Once the stock is out, cards pass between tableau and
+   foundations both ways, and each such endgame is searched to its end in one go.
 
 Every line the search returns is replayed move by move on the real
 :class:`~cardtable.core.state.State` with the rules' own legality check before it
