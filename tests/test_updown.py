@@ -26,6 +26,7 @@ from cardtable.solver.updown import (
     home_classes,
     lift_classes,
     normalise,
+    takes_home,
 )
 from helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, acey_positions
 
@@ -81,6 +82,17 @@ def test_the_foundations_give_exactly_the_cards_the_rules_allow(tops: list[int])
     state = foundations_with(tops, reserve_rank=None)
     expected = reachable_classes(state, None)
     assert {(card, after) for _, card, after in lift_classes(foundation_class(state))} == expected
+
+
+@FAST
+@given(st.integers(0, 4), st.lists(st.integers(0, 13), max_size=4), st.lists(st.integers(1, 14), max_size=4))
+def test_the_cheap_test_of_what_goes_home_agrees_with_the_full_one(
+    pairs: int, aces: list[int], kings: list[int]
+) -> None:
+    found = normalise(pairs, aces, kings)
+    assert {card for card in range(1, KING + 1) if takes_home(found) >> card & 1} == {
+        card for card in range(1, KING + 1) if home_classes(found, card)
+    }
 
 
 def foundations_with(tops: list[int], reserve_rank: int | None) -> State:

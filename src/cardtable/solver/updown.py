@@ -144,6 +144,23 @@ def normalise(pairs: int, aces: list[int], kings: list[int]) -> Foundations:
     return pairs, tuple(unmatched_aces), tuple(kings)
 
 
+ALL_RANKS: Final = (1 << KING + 1) - 2
+"""Bits 1 to 13: every rank."""
+
+
+def takes_home(found: Foundations) -> int:
+    """The ranks a class can take home, bit ``r`` for rank ``r``: a cheap test before :func:`home_classes`."""
+    pairs, aces, kings = found
+    if pairs:
+        return ALL_RANKS
+    mask = 0
+    for top in aces:
+        mask |= 1 << top + 1
+    for top in kings:
+        mask |= 1 << top - 1
+    return mask & ALL_RANKS
+
+
 def _replace(tops: tuple[int, ...], old: int, new: int) -> list[int]:
     changed = list(tops)
     changed[changed.index(old)] = new
@@ -223,6 +240,7 @@ class Search:
         aces = [len(piles[i]) for i in self.ace_piles]
         kings = [EMPTY_KING_TOP - len(piles[i]) for i in self.king_piles]
         self.classes: list[Foundations] = []
+        self.takes: list[int] = []  # by class number: the ranks it takes home, bit r for rank r
         self._class_numbers: dict[Foundations, int] = {}
         self.root: Node = (
             _nibbles(len(piles[i]) for i in self.reserves),
@@ -242,6 +260,7 @@ class Search:
         self._refills: dict[int, int] = {}
         self._tableau_cards: dict[int, tuple[int, ...]] = {}
         self._heights_left: dict[int, int] = {}
+        self._reserve_tops_at: dict[int, list[tuple[int, int, int]]] = {}
 
     def pack(self, node: Node) -> int:
         """``node`` as one int, the form the sets of positions keep.
@@ -270,6 +289,7 @@ class Search:
         if number is None:
             number = self._class_numbers[found] = len(self.classes)
             self.classes.append(found)
+            self.takes.append(takes_home(found))
         return number
 
     def home(self, found: int, card: int) -> list[tuple[int, int]]:
@@ -314,14 +334,21 @@ class Search:
         heights, position, waste, tableau, found = node
         line = self.line
         stock_left = position < len(line)
-        home = self.home
-        tops = self._stack_tops(heights, waste)
+        home, takes = self.home, self.takes[found]
         out: list[tuple[Step, Node]] = []
-        for source, card, fewer, rest_of_waste in tops:
-            for how, after in home(found, card):
-                out.append(((HOME, source, card, how), (fewer, position, rest_of_waste, tableau, after)))
+        for source, card, fewer in self._reserve_tops(heights):
+            if takes >> card & 1:
+                for how, after in home(found, card):
+                    out.append(((HOME, source, card, how), (fewer, position, waste, tableau, after)))
+        if waste and takes >> line[top := waste.bit_length() - 1] & 1:
+            for how, after in home(found, line[top]):
+                out.append(
+                    ((HOME, WASTE, line[top], how), (heights, position, waste ^ 1 << top, tableau, after))
+                )
         incoming, next_position = (line[position], position + 1) if stock_left else (0, position)
         for card in self._cards_on(tableau):
+            if not takes >> card & 1:
+                continue
             rest = self._refilled(tableau, card, incoming)
             for how, after in home(found, card):
                 out.append(((HOME, TABLEAU, card, how), (heights, next_position, waste, rest, after)))
@@ -329,28 +356,34 @@ class Search:
             dealt = waste | 1 << self._after[waste.bit_length()][line[position]]
             out.append(((DEAL, 0, 0, 0), (heights, position + 1, dealt, tableau, found)))
         elif not tableau & 15:
-            self._onto_tableau(node, tops, out)
+            self._onto_tableau(node, out)
         return out
 
-    def _stack_tops(self, heights: int, waste: int) -> list[tuple[int, int, int, int]]:
-        """The playable tops of the reserves and the waste: (source, rank, reserve heights and waste after)."""
-        tops = []
-        for index, ranks in enumerate(self.reserve_ranks):
-            if height := heights >> 4 * index & 15:
-                tops.append((index, ranks[height - 1], heights - (1 << 4 * index), waste))
-        if waste:
-            top = waste.bit_length() - 1
-            tops.append((WASTE, self.line[top], heights, waste ^ 1 << top))
+    def _reserve_tops(self, heights: int) -> list[tuple[int, int, int]]:
+        """The playable reserve tops: (reserve, rank, reserve heights once it has gone), remembered."""
+        tops = self._reserve_tops_at.get(heights)
+        if tops is None:
+            tops = self._reserve_tops_at[heights] = [
+                (index, ranks[height - 1], heights - (1 << 4 * index))
+                for index, ranks in enumerate(self.reserve_ranks)
+                if (height := heights >> 4 * index & 15)
+            ]
         return tops
 
-    def _onto_tableau(
-        self, node: Node, tops: list[tuple[int, int, int, int]], out: list[tuple[Step, Node]]
-    ) -> None:
+    def _onto_tableau(self, node: Node, out: list[tuple[Step, Node]]) -> None:
         """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
         heights, position, waste, tableau, found = node
-        for source, card, fewer, rest_of_waste in tops:
+        for source, card, fewer in self._reserve_tops(heights):
+            out.append(
+                (
+                    (TO_TABLEAU, source, card, 0),
+                    (fewer, position, waste, self._refilled(tableau, 0, card), found),
+                )
+            )
+        if waste:
+            card = self.line[top := waste.bit_length() - 1]
             onto = self._refilled(tableau, 0, card)
-            out.append(((TO_TABLEAU, source, card, 0), (fewer, position, rest_of_waste, onto, found)))
+            out.append(((TO_TABLEAU, WASTE, card, 0), (heights, position, waste ^ 1 << top, onto, found)))
         for how, card, after in self.lifts(found):
             out.append(
                 ((LIFT, 0, card, how), (heights, position, waste, self._refilled(tableau, 0, card), after))
@@ -397,8 +430,8 @@ class Search:
         remembered, against 1.18 M when the dropped ones were kept). Positions with
         the stock out are searched to the end by :meth:`_endgame`.
         """
-        dead = self.dead
-        root = self.pack(self.root)
+        dead, pack, children = self.dead, self.pack, self.children
+        root = pack(self.root)
         parents: dict[int, int] = {root: -1}  # position -> its parent << STEP_BITS | the step there
         level = [(root, self.root)]  # (packed, position): each position is packed once
         complete = True
@@ -408,8 +441,8 @@ class Search:
             while level:
                 node_key, node = level.pop()
                 link = node_key << STEP_BITS
-                for step, child in self.children(node):
-                    key = self.pack(child)
+                for step, child in children(node):
+                    key = pack(child)
                     if key in parents or key in dead:
                         continue
                     parents[key] = link | _pack_step(step)
@@ -464,7 +497,7 @@ class Search:
         (before the memo); a test holds the two walks equal.
         """
         heights, position, waste, tableau, found = node
-        line, home, reserves = self.line, self.home, self.reserve_ranks
+        line, home, reserves, takes = self.line, self.home, self.reserve_ranks, self.takes
         walked: list[Node] = []
         left = None
         while position < stop:
@@ -473,19 +506,23 @@ class Search:
             if left is not None:
                 break
             walked.append(here)
+            accepts = takes[found]
             for index, ranks in enumerate(reserves):
                 height = heights >> 4 * index & 15
-                if height and (outcomes := home(found, ranks[height - 1])):
-                    heights, found = heights - (1 << 4 * index), outcomes[0][1]
+                if height and accepts >> ranks[height - 1] & 1:
+                    heights, found = heights - (1 << 4 * index), home(found, ranks[height - 1])[0][1]
                     break
             else:
                 top = waste.bit_length() - 1
-                if waste and (outcomes := home(found, line[top])):
-                    waste, found = waste ^ 1 << top, outcomes[0][1]
+                if waste and accepts >> line[top] & 1:
+                    waste, found = waste ^ 1 << top, home(found, line[top])[0][1]
                     continue
                 for card in self._cards_on(tableau):
-                    if outcomes := home(found, card):
-                        tableau, found = self._refilled(tableau, card, line[position]), outcomes[0][1]
+                    if accepts >> card & 1:
+                        tableau, found = (
+                            self._refilled(tableau, card, line[position]),
+                            home(found, card)[0][1],
+                        )
                         break
                 else:
                     waste |= 1 << self._after[top + 1][line[position]]
