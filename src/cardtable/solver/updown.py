@@ -497,7 +497,7 @@ class Search:
         (before the memo); a test holds the two walks equal.
         """
         heights, position, waste, tableau, found = node
-        line, home, reserves, takes = self.line, self.home, self.reserve_ranks, self.takes
+        line, home, takes = self.line, self.home, self.takes
         walked: list[Node] = []
         left = None
         while position < stop:
@@ -507,10 +507,9 @@ class Search:
                 break
             walked.append(here)
             accepts = takes[found]
-            for index, ranks in enumerate(reserves):
-                height = heights >> 4 * index & 15
-                if height and accepts >> ranks[height - 1] & 1:
-                    heights, found = heights - (1 << 4 * index), home(found, ranks[height - 1])[0][1]
+            for _, card, fewer in self._reserve_tops(heights):
+                if accepts >> card & 1:
+                    heights, found = fewer, home(found, card)[0][1]
                     break
             else:
                 top = waste.bit_length() - 1
