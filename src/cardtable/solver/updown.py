@@ -527,7 +527,7 @@ class Search:
                     waste |= 1 << self._after[top + 1][line[position]]
                 position += 1
         if left is None:
-            left = self._in_reserves(heights) + waste.bit_count() + len(line) - position
+            left = self._left_to_play(heights, position, waste)
         for here in walked:
             memo[here] = left
         return left
@@ -536,9 +536,11 @@ class Search:
         """How promising a stock-phase position looks: few cards left to play, few on the waste, free pairs."""
         heights, position, waste, _, found = node
         pairs = self.classes[found][0]
-        on_waste = waste.bit_count()
-        left = self._in_reserves(heights) + on_waste + len(self.line) - position
-        return 3 * pairs - 4 * left - on_waste
+        return 3 * pairs - 4 * self._left_to_play(heights, position, waste) - waste.bit_count()
+
+    def _left_to_play(self, heights: int, position: int, waste: int) -> int:
+        """The cards in the reserves, on the waste and in the stock: all still to go home but the tableau's."""
+        return self._in_reserves(heights) + waste.bit_count() + len(self.line) - position
 
     def _in_reserves(self, heights: int) -> int:
         """How many cards the reserves hold."""
