@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,6 +14,7 @@ from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
+from cardtable.solver.search import _Budget, _BudgetExceeded
 from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
@@ -199,3 +202,31 @@ def test_the_look_ahead_plays_greedily_and_its_memo_changes_nothing(
         heights, position, waste, _, _ = greedy_walk(search, node, stop)
         left = search._in_reserves(heights) + waste.bit_count() + len(search.line) - position
         assert search._greedy_left(node, stop, memo) == left
+
+
+class _Rang(Exception):
+    """The clock a test gives a judge: it stops the judge at its first look."""
+
+
+def test_the_look_ahead_lets_a_budget_stop_it_while_it_sorts() -> None:
+    # Sorting a wide level by the look-ahead takes seconds and finds no new position,
+    # so it must look at the clock itself: deal 689 once overran its 60 s by 2.2 s.
+    search = Search(deal(load_game(ACEY), 1))
+    level = [(search.pack(child), child) for _, child in search.children(search.root)]
+
+    def ring() -> None:
+        raise _Rang
+
+    with pytest.raises(_Rang):
+        search._rank_ahead(level, ring)
+
+
+def test_the_clock_is_read_between_positions_too() -> None:
+    # A budget reads the clock every 256th call, so a search that calls it while
+    # the position count stands still (a judge sorting a level) is stopped all the same.
+    budget = _Budget(Limit(seconds=60))
+    budget.deadline = time.perf_counter() - 1
+    for _ in range(255):
+        budget.check(7, 0)
+    with pytest.raises(_BudgetExceeded, match="60 s ran out"):
+        budget.check(7, 0)

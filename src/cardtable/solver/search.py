@@ -103,16 +103,23 @@ class _Budget:
         self.limit = limit
         self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.peak = 0
+        self.calls = 0
 
     def check(self, states: int, table: int) -> None:
-        """Note the positions searched and remembered so far; raise when over a budget."""
+        """Note the positions searched and remembered so far; raise when over a budget.
+
+        The clock is read on every 256th call, not every 256th position: a search
+        may call between positions too (Acey and Kingsley's look-ahead does, while it
+        sorts a level), so that long work with no new position still stops in time.
+        """
         self.peak = max(self.peak, table)
+        self.calls += 1
         limit = self.limit
         if limit.states is not None and states > limit.states:
             raise _BudgetExceeded(f"searched {limit.states} positions")
         if table > limit.table:
             raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
-        if self.deadline is not None and states % 256 == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.calls & 255 and time.perf_counter() > self.deadline:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
 
 

@@ -88,6 +88,9 @@ each, sorted with the lowest in the lowest bits (0: an empty pile); the
 foundations are their class's number in :attr:`Search.classes`.
 """
 
+Judge = Callable[[list[tuple[int, Node]], Callable[[], None]], None]
+"""Sorts a beam level in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
+
 Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
 
@@ -418,7 +421,7 @@ class Search:
         raise AssertionError("unreachable")
 
     def _beam(
-        self, width: int, judge: Callable[[list[tuple[int, Node]]], None], check: Callable[[int, int], None]
+        self, width: int, judge: Judge, check: Callable[[int, int], None]
     ) -> tuple[list[Step] | None, bool]:
         """A beam search of the stock phase: (the steps of a win or None, whether it was exhaustive).
 
@@ -455,7 +458,7 @@ class Search:
                     else:
                         (level if child[1] == node[1] else following).append((key, child))
             if len(following) > width:
-                judge(following)
+                judge(following, lambda: check(self.states, len(parents) + len(dead)))
                 for key, _ in following[width:]:
                     del parents[key]  # never expanded, so no kept position links to it
                 del following[width:]
@@ -463,11 +466,14 @@ class Search:
             level = following
         return None, complete
 
-    def _rank_now(self, level: list[tuple[int, Node]]) -> None:
-        """Sort one beam level (positions with as many stock cards taken), most promising first, by :meth:`_promise`."""
+    def _rank_now(self, level: list[tuple[int, Node]], _: Callable[[], None]) -> None:
+        """Sort one beam level (positions with as many stock cards taken), most promising first, by :meth:`_promise`.
+
+        A :data:`Judge`; it takes a few microseconds a position, so it has no need to look at the clock.
+        """
         level.sort(key=lambda entry: self._promise(entry[1]), reverse=True)
 
-    def _rank_ahead(self, level: list[tuple[int, Node]]) -> None:
+    def _rank_ahead(self, level: list[tuple[int, Node]], tick: Callable[[], None]) -> None:
         """Sort one beam level, most promising first, looking ahead.
 
         A position is judged by :meth:`_promise` now and by how many cards are
@@ -478,12 +484,19 @@ class Search:
         position, and the two judges win different deals (of deals 2001-2120 at
         500,000 positions, 4 only with this one, 7 only with the other), so
         :meth:`run` uses both. Positions of one level share the horizon, so the
-        greedy walks share their common tails through ``memo``.
+        greedy walks share their common tails through ``memo``. A wide level takes
+        seconds to judge, so ``tick`` is called once a position to let a budget stop it
+        (deal 689 once overran its 60 s by 2.2 s without).
         """
         stop = min(level[0][1][1] + LOOK_AHEAD, len(self.line))
         memo: dict[Node, int] = {}
         promise, greedy_left = self._promise, self._greedy_left
-        level.sort(key=lambda entry: promise(entry[1]) - 4 * greedy_left(entry[1], stop, memo), reverse=True)
+
+        def score(entry: tuple[int, Node]) -> int:
+            tick()
+            return promise(entry[1]) - 4 * greedy_left(entry[1], stop, memo)
+
+        level.sort(key=score, reverse=True)
 
     def _greedy_left(self, node: Node, stop: int, memo: dict[Node, int]) -> int:
         """The cards left off the foundations after greedy play from ``node`` until the stock reaches ``stop``.
