@@ -546,10 +546,17 @@ class Search:
         return left
 
     def _promise(self, node: Node) -> int:
-        """How promising a stock-phase position looks: few cards left to play, few on the waste, free pairs."""
-        heights, position, waste, _, found = node
-        pairs = self.classes[found][0]
-        return 3 * pairs - 4 * self._left_to_play(heights, position, waste) - waste.bit_count()
+        """How promising a stock-phase position looks, against others with as many stock cards taken: few cards on the waste, free pairs.
+
+        Cards still in the reserves do not count. They wait in an order the deal
+        fixed, while each card on the waste buries the ones below it; counted like
+        the waste's (as they were, 4 a card), they led the beams to empty the
+        reserves early, and of deals 1-1000 the ones that took 1-7 million positions
+        to win mostly win now in ~20,000: a winning line often keeps its reserves
+        whole while it readies the foundations, then plays a reserve down at once.
+        """
+        pairs = self.classes[node[4]][0]
+        return 3 * pairs - 5 * node[2].bit_count()
 
     def _left_to_play(self, heights: int, position: int, waste: int) -> int:
         """The cards in the reserves, on the waste and in the stock: all still to go home but the tableau's."""
