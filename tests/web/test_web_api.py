@@ -341,7 +341,7 @@ def test_unknown_when_the_budget_runs_out(store: Store) -> None:
         ThreadPoolExecutor(1) as pool,
         TestClient(create_app(store, executor=pool, budgets=Budgets(verdict=0.2))) as c,
     ):
-        play = start(c, ACEY, 3)["id"]
+        play = start(c, ACEY, 13)["id"]  # still undecided after 60 s and 7 million positions
         answer = post(c, f"/api/plays/{play}/verdict")
         assert answer["status"] == "unknown" and "could not decide within 0.2 s" in answer["message"]
 
