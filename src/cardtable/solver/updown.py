@@ -483,10 +483,11 @@ class Search:
         than one with a card more home now. Each look-ahead costs more than a
         position, and the two judges win different deals (of deals 2001-2120 at
         500,000 positions, the plain beam wins 76, this one 20 more that the plain
-        beam of the same width had missed), so :meth:`run` uses both. Positions of one level share the horizon, so the
-        greedy walks share their common tails through ``memo``. A wide level takes
-        seconds to judge, so ``tick`` is called once a position to let a budget stop it
-        (deal 689 once overran its 60 s by 2.2 s without).
+        beam of the same width had missed), so :meth:`run` uses both. Positions of
+        one level share the horizon, so the greedy walks share their common tails
+        through ``memo``. A wide level takes seconds to judge, so ``tick`` is called
+        once a position to let a budget stop it (deal 689 once overran its 60 s by
+        2.2 s without).
         """
         stop = min(level[0][1][1] + LOOK_AHEAD, len(self.line))
         memo: dict[Node, int] = {}
@@ -546,7 +547,7 @@ class Search:
         return left
 
     def _promise(self, node: Node) -> int:
-        """How promising a stock-phase position looks, against others with as many stock cards taken: few cards on the waste, free pairs.
+        """How promising a stock-phase position looks beside the others of its beam level: few cards on the waste, free pairs.
 
         Cards still in the reserves do not count. They wait in an order the deal
         fixed, while each card on the waste buries the ones below it; counted like
