@@ -230,3 +230,15 @@ def test_the_clock_is_read_between_positions_too() -> None:
         budget.check(7, 0)
     with pytest.raises(_BudgetExceeded, match="60 s ran out"):
         budget.check(7, 0)
+
+
+def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
+    # A reserve card waits in an order the deal fixed; a waste card buries those below
+    # it. Counting reserve cards steered the beams to empty the reserves early, which
+    # lost deals that keep them whole until the foundations are ready.
+    search = Search(deal(load_game(ACEY), 1))
+    heights, position, waste, tableau, found = search.root
+    fewer_in_reserve = (heights - 1, position, waste, tableau, found)
+    one_more_on_waste = (heights, position + 1, waste | 1 << position, tableau, found)
+    assert search._promise(fewer_in_reserve) == search._promise(search.root)
+    assert search._promise(one_more_on_waste) < search._promise(search.root)
