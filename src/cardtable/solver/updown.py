@@ -209,10 +209,17 @@ def _distinct(outcomes: list[tuple[int, Foundations]]) -> list[tuple[int, Founda
     return [(how, after) for after, how in kept.items()]
 
 
-FIRST_WIDTH: Final = 100
-"""Positions the first beam keeps after each card from the stock."""
-FIRST_PROBE: Final = 2000
-"""Positions the first depth-first probe may visit."""
+FIRST_WIDTH: Final = 10
+"""Positions the first beam keeps after each card from the stock.
+
+Narrow, because most deals fall to the first beams and a wide beam pays for every
+position it keeps: of deals 1-1000 at 500,000 positions each, starting at 10
+wins 842 with a median of 5,110 positions a win, starting at 100 wins 831 with
+a median of 20,842. The rounds grow by :data:`GROWTH`, so a long search still
+reaches wide beams.
+"""
+FIRST_PROBE: Final = 200
+"""Positions the first depth-first probe may visit: 20 for each position the first beam keeps, a small share of a round, as the probes win few deals."""
 GROWTH: Final = 3
 """How much more room each round of beam and probe gets than the one before."""
 LOOK_AHEAD: Final = 8
