@@ -218,8 +218,8 @@ wins 842 with a median of 5,110 positions a win, starting at 100 wins 831 with
 a median of 20,842. The rounds grow by :data:`GROWTH`, so a long search still
 reaches wide beams.
 """
-FIRST_PROBE: Final = 200
-"""Positions the first depth-first probe may visit: 20 for each position the first beam keeps, a small share of a round, as the probes win few deals."""
+FIRST_PROBE: Final = 20 * FIRST_WIDTH
+"""Positions the first depth-first probe may visit: a small share of a round, as the probes win few deals."""
 GROWTH: Final = 3
 """How much more room each round of beam and probe gets than the one before."""
 LOOK_AHEAD: Final = 8
