@@ -23,8 +23,8 @@ from cardtable.solver.updown import (
     TABLEAU,
     WASTE,
     Foundations,
-    Node,
     Search,
+    _unpack_step,
     applies,
     home_classes,
     lift_classes,
@@ -141,22 +141,46 @@ def test_a_lost_deal_is_lost_for_both_searches() -> None:
     assert solve(state, prune=False).status == "unwinnable"
 
 
+def described(search: Search, key: int) -> tuple[int, int, tuple[int, ...], int, Foundations]:
+    """What a key says of its position, in terms that do not depend on the search's line:
+    reserve heights, stock cards left, the waste's ranks bottom to top, tableau, foundations' class."""
+    heights, position, waste, tableau, found = search.unpack(key)
+    ranks = tuple(card for at, card in enumerate(search.line) if waste >> at & 1)
+    return heights, len(search.line) - position, ranks, tableau, search.classes[found]
+
+
+def steps_of(search: Search, codes: list[int]) -> State:
+    """The real position the step codes lead to, each move checked by the rules."""
+    reached = search.state.copy()
+    for move in search.realise([_unpack_step(code) for code in codes]):
+        reached.push(move)
+    return reached
+
+
 @FAST
 @given(acey_positions(), st.randoms(use_true_random=False))
-def test_packed_positions_are_one_to_one(state: State, rnd: random.Random) -> None:
-    # The search remembers positions as packed ints: two positions may share one only
-    # if they are the same. Random walks through the search's own moves, every step kept.
+def test_keys_describe_the_positions_their_steps_reach(state: State, rnd: random.Random) -> None:
+    # The search makes its moves by arithmetic on packed keys: after a random walk through
+    # them, the key must describe exactly the real position the same moves reach.
     search = Search(state)
-    nodes: set[Node] = {search.root}
-    for _ in range(3):
-        node = search.root
-        for _ in range(200):
-            children = search.children(node)
-            if not children:
-                break
-            _, node = rnd.choice(children)
-            nodes.add(node)
-    assert len({search.pack(node) for node in nodes}) == len(nodes)
+    key, codes = search.root, []
+    for _ in range(rnd.randrange(1, 120)):
+        children = search.children(key)
+        if not children or search.is_won(key):  # the rules end the game there
+            break
+        code, key = rnd.choice(children)
+        codes.append(code)
+    reached = Search(steps_of(search, codes))
+    assert described(search, key) == described(reached, reached.root)
+    assert search.pack(search.unpack(key)) == key
+
+
+def after_steps(search: Search, *steps: tuple[int, int]) -> int:
+    """The key after the first move of each (what, source) in turn."""
+    key = search.root
+    for what, source in steps:
+        key = next(child for code, child in search.children(key) if _unpack_step(code)[:2] == (what, source))
+    return key
 
 
 def test_wastes_with_the_same_ranks_in_the_same_order_are_one_position() -> None:
@@ -164,26 +188,19 @@ def test_wastes_with_the_same_ranks_in_the_same_order_are_one_position() -> None
     # its future is the same, and the search keeps one position for both lines.
     state = acey_position(up=(6, 6, 13, 13), tableau=("8C", "8D", "9C", "9D"), stock="7D 7C", rest="stock")
     search = Search(state)
-
-    def after(*steps: tuple[int, ...]) -> Node:
-        node = search.root
-        for what, source in steps:
-            node = next(child for step, child in search.children(node) if step[:2] == (what, source))
-        return node
-
-    both_dealt = after((DEAL, 0), (DEAL, 0), (HOME, WASTE))
-    one_at_a_time = after((DEAL, 0), (HOME, WASTE), (DEAL, 0))
+    both_dealt = after_steps(search, (DEAL, 0), (DEAL, 0), (HOME, WASTE))
+    one_at_a_time = after_steps(search, (DEAL, 0), (HOME, WASTE), (DEAL, 0))
     assert both_dealt == one_at_a_time
 
 
-def greedy_walk(search: Search, node: Node, stop: int) -> Node:
+def greedy_walk(search: Search, key: int, stop: int) -> int:
     """The beam's look-ahead spelt out on the search's own moves: home when a card can go, else deal."""
-    while node[1] < stop:
-        children = search.children(node)
-        homes = [child for step, child in children if step[0] == HOME and step[1] != TABLEAU]
-        homes += [child for step, child in children if step[0] == HOME and step[1] == TABLEAU]
-        node = homes[0] if homes else next(child for step, child in children if step[0] == DEAL)
-    return node
+    while search.dealt(key) < stop:
+        moves = [(_unpack_step(code), child) for code, child in search.children(key)]
+        homes = [child for step, child in moves if step[0] == HOME and step[1] != TABLEAU]
+        homes += [child for step, child in moves if step[0] == HOME and step[1] == TABLEAU]
+        key = homes[0] if homes else next(child for step, child in moves if step[0] == DEAL)
+    return key
 
 
 @FAST
@@ -195,13 +212,17 @@ def test_the_look_ahead_plays_greedily_and_its_memo_changes_nothing(
     # sharing one memo among the positions of a level: it must give what a plain greedy
     # walk gives, whatever the memo already holds from the positions judged before.
     search = Search(state)
-    stop = min(search.root[1] + ahead, len(search.line))
-    memo: dict[Node, int] = {}
-    level = [search.root, *(child for _, child in search.children(search.root) if child[1] == search.root[1])]
-    for node in rnd.sample(level, len(level)):
-        heights, position, waste, _, _ = greedy_walk(search, node, stop)
+    here = search.dealt(search.root)
+    stop = min(here + ahead, len(search.line))
+    memo: dict[int, int] = {}
+    level = [
+        search.root,
+        *(child for _, child in search.children(search.root) if search.dealt(child) == here),
+    ]
+    for key in rnd.sample(level, len(level)):
+        heights, position, waste, _, _ = search.unpack(greedy_walk(search, key, stop))
         left = search._in_reserves(heights) + waste.bit_count() + len(search.line) - position
-        assert search._greedy_left(node, stop, memo) == left
+        assert search._greedy_left(key, stop, memo) == left
 
 
 class _Rang(Exception):
@@ -212,7 +233,7 @@ def test_the_look_ahead_lets_a_budget_stop_it_while_it_sorts() -> None:
     # Sorting a wide level by the look-ahead takes seconds and finds no new position,
     # so it must look at the clock itself: deal 689 once overran its 60 s by 2.2 s.
     search = Search(deal(load_game(ACEY), 1))
-    level = [(search.pack(child), child) for _, child in search.children(search.root)]
+    level = [child for _, child in search.children(search.root)]
 
     def ring() -> None:
         raise _Rang
@@ -237,8 +258,8 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
     # it. Counting reserve cards steered the beams to empty the reserves early, which
     # lost deals that keep them whole until the foundations are ready.
     search = Search(deal(load_game(ACEY), 1))
-    heights, position, waste, tableau, found = search.root
-    fewer_in_reserve = (heights - 1, position, waste, tableau, found)
-    one_more_on_waste = (heights, position + 1, waste | 1 << position, tableau, found)
+    heights, position, waste, tableau, found = search.unpack(search.root)
+    fewer_in_reserve = search.pack((heights - 1, position, waste, tableau, found))
+    one_more_on_waste = search.pack((heights, position + 1, waste | 1 << position, tableau, found))
     assert search._promise(fewer_in_reserve) == search._promise(search.root)
     assert search._promise(one_more_on_waste) < search._promise(search.root)

@@ -80,22 +80,24 @@ Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
 """A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
 
 Node = tuple[int, int, int, int, int]
-"""(reserve heights, cards dealt from the stock, waste, tableau, foundations), all ints, cheap to hash.
+"""(reserve heights, cards dealt from the stock, waste, tableau, foundations): a position's fields.
 
 Reserve ``i``'s height is in bits 4i..4i+3; the waste is a bitmask of line
 positions (see the module's argument, part 3); the tableau's ranks take 4 bits
 each, sorted with the lowest in the lowest bits (0: an empty pile); the
-foundations are their class's number in :attr:`Search.classes`.
+foundations are their class's number in :attr:`Search.classes`. The search
+itself keeps a position as one int, its *key*, with these fields side by side
+(:meth:`Search.pack`), and makes a move by arithmetic on the key.
 """
 
-Judge = Callable[[list[tuple[int, Node]], Callable[[], None]], None]
-"""Sorts a beam level in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
+Judge = Callable[[list[int], Callable[[], None]], None]
+"""Sorts a beam level (keys) in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
 
 Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
 
 STEP_BITS: Final = 14
-"""A :data:`Step` packed into an int: what (2 bits), source + 2 (6), rank (4), how (2)."""
+"""A :data:`Step` packed into an int, its *code*: what (2 bits), source + 2 (6), rank (4), how (2)."""
 
 HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
 DEAL: Final = 1
@@ -108,6 +110,13 @@ TABLEAU: Final = -2  # sources; a reserve is its index 0, 1, ...
 ONTO_ACE, ONTO_KING, ONTO_PAIR = 0, 1, 2
 FROM_ACE, FROM_KING, FROM_PAIR = 0, 1, 2
 EMPTY_KING_TOP: Final = 14
+
+_WASTE_CODE: Final = (WASTE + 2) << 2
+"""The source's bits of a step code for a card from the waste (see :data:`STEP_BITS`)."""
+_TABLEAU_CODE: Final = (TABLEAU + 2) << 2
+_NO_SOURCE: Final = 2 << 2
+"""Source 0, for steps that need none: a deal, a lift."""
+_DEAL_CODE: Final = DEAL | _NO_SOURCE
 
 
 def applies(spec: GameSpec) -> bool:
@@ -231,7 +240,7 @@ class _ProbeCut(Exception):
 
 
 class Search:
-    """The search over :data:`Node` (see the module's argument) for one position."""
+    """The search over positions (see the module's argument and :data:`Node`) for one position."""
 
     def __init__(self, state: State) -> None:
         piles, plan = state.piles, state.plan
@@ -252,19 +261,18 @@ class Search:
         self.classes: list[Foundations] = []
         self.takes: list[int] = []  # by class number: the ranks it takes home, bit r for rank r
         self._class_numbers: dict[Foundations, int] = {}
-        self.root: Node = (
-            _nibbles(len(piles[i]) for i in self.reserves),
-            len(waste),
-            (1 << len(waste)) - 1,
-            _nibbles(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
-            self._number(normalise(0, aces, kings)),
+        self._layout = _Layout(len(self.line), len(self.reserves), len(self.tableau))
+        self.root = self.pack(
+            (
+                _nibbles(len(piles[i]) for i in self.reserves),
+                len(waste),
+                (1 << len(waste)) - 1,
+                _nibbles(sorted(rank(piles[i][-1]) if piles[i] else 0 for i in self.tableau)),
+                self._number(normalise(0, aces, kings)),
+            )
         )
         self.dead: set[int] = set()
         self.states = 0
-        self._position_shift = len(self.line)
-        self._heights_shift = self._position_shift + len(self.line).bit_length()
-        self._tableau_shift = self._heights_shift + 4 * len(self.reserves)
-        self._found_shift = self._tableau_shift + 4 * len(self.tableau)
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._refills: dict[int, int] = {}
@@ -273,28 +281,45 @@ class Search:
         self._reserve_tops_at: dict[int, list[tuple[int, int, int]]] = {}
 
     def pack(self, node: Node) -> int:
-        """``node`` as one int, the form the sets of positions keep.
+        """A position's key: its fields side by side in one int.
 
         A search remembers millions of positions: kept as tuples they took ~350
         bytes each, as ints ~180 (deal 3 of Acey and Kingsley at 2,000,000
-        positions: 234 MB for 1,177,219 kept, the sets and links included). Each part of a node has a fixed width but the
-        foundations' class number, which goes on top.
+        positions: 234 MB for 1,177,219 kept, the sets and links included), and a
+        move made on the key needs no tuple at all. Each field has a fixed width
+        but the foundations' class number, which goes on top.
         """
         heights, position, waste, tableau, found = node
+        at = self._layout
         return (
             waste
-            | position << self._position_shift
-            | heights << self._heights_shift
-            | tableau << self._tableau_shift
-            | found << self._found_shift
+            | position << at.position
+            | heights << at.heights
+            | tableau << at.tableau
+            | found << at.found
         )
 
-    def is_won(self, node: Node) -> bool:
-        heights, position, waste, tableau, _ = node
-        return not heights and position == len(self.line) and not waste and not tableau
+    def unpack(self, key: int) -> Node:
+        """The fields of a position's key: :meth:`pack` undone."""
+        at = self._layout
+        return (
+            key >> at.heights & at.heights_mask,
+            key >> at.position & at.position_mask,
+            key & at.waste_mask,
+            key >> at.tableau & at.tableau_mask,
+            key >> at.found,
+        )
+
+    def dealt(self, key: int) -> int:
+        """How far into the line the stock has been dealt: the level of a position in the stock phase."""
+        return key >> self._layout.position & self._layout.position_mask
+
+    def is_won(self, key: int) -> bool:
+        """Whether nothing is left off the foundations: no reserve, waste, stock or tableau card."""
+        return key & self._layout.below_found == len(self.line) << self._layout.position
 
     def _number(self, found: Foundations) -> int:
-        """The class's number, given in order of first sight: nodes carry numbers, cheap to hash."""
+        """The class's number, given in order of first sight: keys carry numbers, cheap to hash."""
         number = self._class_numbers.get(found)
         if number is None:
             number = self._class_numbers[found] = len(self.classes)
@@ -339,65 +364,69 @@ class Search:
             )
         return cards
 
-    def children(self, node: Node) -> list[tuple[Step, Node]]:
-        """The moves from ``node``, most promising first: home, deal, onto the tableau, lifts."""
-        heights, position, waste, tableau, found = node
-        line = self.line
-        stock_left = position < len(line)
+    def children(self, key: int) -> list[tuple[int, int]]:
+        """The moves from a position, most promising first, as (step code, key after): home, deal, onto the tableau, lifts."""
+        at, line = self._layout, self.line
+        position = key >> at.position & at.position_mask
+        found = key >> at.found
+        below = key & at.below_found
         home, takes = self.home, self.takes[found]
-        out: list[tuple[Step, Node]] = []
-        for source, card, fewer in self._reserve_tops(heights):
+        out: list[tuple[int, int]] = []
+        for source, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
             if takes >> card & 1:
                 for how, after in home(found, card):
-                    out.append(((HOME, source, card, how), (fewer, position, waste, tableau, after)))
-        if waste and takes >> line[top := waste.bit_length() - 1] & 1:
-            for how, after in home(found, line[top]):
-                out.append(
-                    ((HOME, WASTE, line[top], how), (heights, position, waste ^ 1 << top, tableau, after))
-                )
-        incoming, next_position = (line[position], position + 1) if stock_left else (0, position)
+                    out.append((source | how << 12, below - one_less | after << at.found))
+        if (waste := key & at.waste_mask) and takes >> (card := line[top := waste.bit_length() - 1]) & 1:
+            for how, after in home(found, card):
+                out.append((_WASTE_CODE | card << 8 | how << 12, below ^ 1 << top | after << at.found))
+        stock_left = position < len(line)
+        incoming, advance = (line[position], at.one_dealt) if stock_left else (0, 0)
+        tableau = key >> at.tableau & at.tableau_mask
         for card in self._cards_on(tableau):
             if not takes >> card & 1:
                 continue
-            rest = self._refilled(tableau, card, incoming)
+            rest = below + advance + (self._refilled(tableau, card, incoming) - tableau << at.tableau)
             for how, after in home(found, card):
-                out.append(((HOME, TABLEAU, card, how), (heights, next_position, waste, rest, after)))
+                out.append((_TABLEAU_CODE | card << 8 | how << 12, rest | after << at.found))
         if stock_left:
-            dealt = waste | 1 << self._after[waste.bit_length()][line[position]]
-            out.append(((DEAL, 0, 0, 0), (heights, position + 1, dealt, tableau, found)))
+            out.append((_DEAL_CODE, key + advance | 1 << self._after[waste.bit_length()][incoming]))
         elif not tableau & 15:
-            self._onto_tableau(node, out)
+            self._onto_tableau(key, out)
         return out
 
     def _reserve_tops(self, heights: int) -> list[tuple[int, int, int]]:
-        """The playable reserve tops: (reserve, rank, reserve heights once it has gone), remembered."""
+        """The playable reserve tops, remembered: (the source's bits of a step code, rank, what its leaving takes off a key)."""
         tops = self._reserve_tops_at.get(heights)
         if tops is None:
             tops = self._reserve_tops_at[heights] = [
-                (index, ranks[height - 1], heights - (1 << 4 * index))
+                (
+                    (index + 2) << 2 | ranks[height - 1] << 8,
+                    ranks[height - 1],
+                    1 << self._layout.heights + 4 * index,
+                )
                 for index, ranks in enumerate(self.reserve_ranks)
                 if (height := heights >> 4 * index & 15)
             ]
         return tops
 
-    def _onto_tableau(self, node: Node, out: list[tuple[Step, Node]]) -> None:
+    def _onto_tableau(self, key: int, out: list[tuple[int, int]]) -> None:
         """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
-        heights, position, waste, tableau, found = node
-        for source, card, fewer in self._reserve_tops(heights):
-            out.append(
-                (
-                    (TO_TABLEAU, source, card, 0),
-                    (fewer, position, waste, self._refilled(tableau, 0, card), found),
-                )
-            )
-        if waste:
+        at = self._layout
+        tableau = key >> at.tableau & at.tableau_mask
+        found = key >> at.found
+
+        def onto(card: int) -> int:
+            """What a key gains when ``card`` goes onto an empty tableau pile."""
+            return self._refilled(tableau, 0, card) - tableau << at.tableau
+
+        for source, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+            out.append((TO_TABLEAU | source, key - one_less + onto(card)))
+        if waste := key & at.waste_mask:
             card = self.line[top := waste.bit_length() - 1]
-            onto = self._refilled(tableau, 0, card)
-            out.append(((TO_TABLEAU, WASTE, card, 0), (heights, position, waste ^ 1 << top, onto, found)))
+            out.append((TO_TABLEAU | _WASTE_CODE | card << 8, (key ^ 1 << top) + onto(card)))
+        below = key & at.below_found
         for how, card, after in self.lifts(found):
-            out.append(
-                ((LIFT, 0, card, how), (heights, position, waste, self._refilled(tableau, 0, card), after))
-            )
+            out.append((LIFT | _NO_SOURCE | card << 8 | how << 12, below + onto(card) | after << at.found))
 
     def run(self, check: Callable[[int, int], None]) -> list[Step] | None:
         """The steps of a win, or None when every class of position was visited.
@@ -413,14 +442,18 @@ class Search:
 
         ``check(states, table)`` raises to stop the search when a budget runs out.
         """
+        codes = self._run(check)
+        return None if codes is None else [_unpack_step(code) for code in codes]
+
+    def _run(self, check: Callable[[int, int], None]) -> list[int] | None:
         if self.is_won(self.root):
             return []
         width, cap = FIRST_WIDTH, FIRST_PROBE
         for probe in itertools.count():
             for judge in (self._rank_now, self._rank_ahead):
-                steps, complete = self._beam(width, judge, check)
-                if steps is not None or complete:
-                    return steps
+                codes, complete = self._beam(width, judge, check)
+                if codes is not None or complete:
+                    return codes
             try:
                 return self._probe(random.Random(probe) if probe else None, cap, check)
             except _ProbeCut:
@@ -429,8 +462,8 @@ class Search:
 
     def _beam(
         self, width: int, judge: Judge, check: Callable[[int, int], None]
-    ) -> tuple[list[Step] | None, bool]:
-        """A beam search of the stock phase: (the steps of a win or None, whether it was exhaustive).
+    ) -> tuple[list[int] | None, bool]:
+        """A beam search of the stock phase: (the step codes of a win or None, whether it was exhaustive).
 
         Level by level, one level per card taken from the stock: all the moves
         that take none (reserve and waste cards home) are followed to the end, and
@@ -440,47 +473,46 @@ class Search:
         remembered, against 1.18 M when the dropped ones were kept). Positions with
         the stock out are searched to the end by :meth:`_endgame`.
         """
-        dead, pack, children = self.dead, self.pack, self.children
-        root = pack(self.root)
-        parents: dict[int, int] = {root: -1}  # position -> its parent << STEP_BITS | the step there
-        level = [(root, self.root)]  # (packed, position): each position is packed once
+        dead, children = self.dead, self.children
+        position_at, position_mask = self._layout.position, self._layout.position_mask
+        parents: dict[int, int] = {self.root: -1}  # position -> its parent << STEP_BITS | the step there
+        level = [self.root]
         complete = True
         stock_out = len(self.line)
         while level:
-            following: list[tuple[int, Node]] = []
+            following: list[int] = []
             while level:
-                node_key, node = level.pop()
-                link = node_key << STEP_BITS
-                for step, child in children(node):
-                    key = pack(child)
+                node = level.pop()
+                link, here = node << STEP_BITS, node >> position_at & position_mask
+                for code, key in children(node):
                     if key in parents or key in dead:
                         continue
-                    parents[key] = link | _pack_step(step)
+                    parents[key] = link | code
                     self.states += 1
                     check(self.states, len(parents) + len(dead))
-                    if child[1] == stock_out:
-                        ending = self._endgame(child, check)
+                    if (position := key >> position_at & position_mask) == stock_out:
+                        ending = self._endgame(key, check)
                         if ending is not None:
                             return _path_to(key, parents) + ending, True
                     else:
-                        (level if child[1] == node[1] else following).append((key, child))
+                        (level if position == here else following).append(key)
             if len(following) > width:
                 judge(following, lambda: check(self.states, len(parents) + len(dead)))
-                for key, _ in following[width:]:
+                for key in following[width:]:
                     del parents[key]  # never expanded, so no kept position links to it
                 del following[width:]
                 complete = False
             level = following
         return None, complete
 
-    def _rank_now(self, level: list[tuple[int, Node]], _: Callable[[], None]) -> None:
+    def _rank_now(self, level: list[int], _: Callable[[], None]) -> None:
         """Sort one beam level (positions with as many stock cards taken), most promising first, by :meth:`_promise`.
 
         A :data:`Judge`; it takes a few microseconds a position, so it has no need to look at the clock.
         """
-        level.sort(key=lambda entry: self._promise(entry[1]), reverse=True)
+        level.sort(key=self._promise, reverse=True)
 
-    def _rank_ahead(self, level: list[tuple[int, Node]], tick: Callable[[], None]) -> None:
+    def _rank_ahead(self, level: list[int], tick: Callable[[], None]) -> None:
         """Sort one beam level, most promising first, looking ahead.
 
         A position is judged by :meth:`_promise` now and by how many cards are
@@ -496,64 +528,70 @@ class Search:
         once a position to let a budget stop it (deal 689 once overran its 60 s by
         2.2 s without).
         """
-        stop = min(level[0][1][1] + LOOK_AHEAD, len(self.line))
-        memo: dict[Node, int] = {}
+        stop = min(self.dealt(level[0]) + LOOK_AHEAD, len(self.line))
+        memo: dict[int, int] = {}
         promise, greedy_left = self._promise, self._greedy_left
 
-        def score(entry: tuple[int, Node]) -> int:
+        def score(key: int) -> int:
             tick()
-            return promise(entry[1]) - 4 * greedy_left(entry[1], stop, memo)
+            return promise(key) - 4 * greedy_left(key, stop, memo)
 
         level.sort(key=score, reverse=True)
 
-    def _greedy_left(self, node: Node, stop: int, memo: dict[Node, int]) -> int:
-        """The cards left off the foundations after greedy play from ``node`` until the stock reaches ``stop``.
+    def _greedy_left(self, key: int, stop: int, memo: dict[int, int]) -> int:
+        """The cards left off the foundations after greedy play from a position until the stock reaches ``stop``.
 
         Greedy play puts the first card that can go home there (reserves, then
         the waste, then the tableau; the first foundation that takes it), and
         deals when none can. Every position on the way is remembered in ``memo``
-        with the answer. It steps through a node's fields itself instead of
+        with the answer. It steps through a key's fields itself instead of
         through :meth:`children`, which builds every move to keep one: on 18
         deals, the same 6.2 M positions took 496 s that way and 164 s this way
         (before the memo); a test holds the two walks equal.
         """
-        heights, position, waste, tableau, found = node
-        line, home, takes = self.line, self.home, self.takes
-        walked: list[Node] = []
+        at, line, home, takes = self._layout, self.line, self.home, self.takes
+        # the layout's fields as locals: this loop is the hottest in the search
+        position_at, position_mask, found_at, below_found = (
+            at.position,
+            at.position_mask,
+            at.found,
+            at.below_found,
+        )
+        waste_mask, one_dealt = at.waste_mask, at.one_dealt
+        walked: list[int] = []
         left = None
-        while position < stop:
-            here = (heights, position, waste, tableau, found)
-            left = memo.get(here)
+        while (position := key >> position_at & position_mask) < stop:
+            left = memo.get(key)
             if left is not None:
                 break
-            walked.append(here)
-            accepts = takes[found]
-            for _, card, fewer in self._reserve_tops(heights):
+            walked.append(key)
+            found = key >> found_at
+            accepts, below = takes[found], key & below_found
+            for _, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
                 if accepts >> card & 1:
-                    heights, found = fewer, home(found, card)[0][1]
+                    key = below - one_less | home(found, card)[0][1] << found_at
                     break
             else:
-                top = waste.bit_length() - 1
+                top = (waste := key & waste_mask).bit_length() - 1
                 if waste and accepts >> line[top] & 1:
-                    waste, found = waste ^ 1 << top, home(found, line[top])[0][1]
+                    key = below ^ 1 << top | home(found, line[top])[0][1] << found_at
                     continue
+                tableau = key >> at.tableau & at.tableau_mask
                 for card in self._cards_on(tableau):
                     if accepts >> card & 1:
-                        tableau, found = (
-                            self._refilled(tableau, card, line[position]),
-                            home(found, card)[0][1],
-                        )
+                        rest = self._refilled(tableau, card, line[position]) - tableau << at.tableau
+                        key = below + one_dealt + rest | home(found, card)[0][1] << found_at
                         break
                 else:
-                    waste |= 1 << self._after[top + 1][line[position]]
-                position += 1
+                    key = key + one_dealt | 1 << self._after[top + 1][line[position]]
         if left is None:
-            left = self._left_to_play(heights, position, waste)
-        for here in walked:
-            memo[here] = left
+            heights, position, waste, _, _ = self.unpack(key)
+            left = self._in_reserves(heights) + waste.bit_count() + len(self.line) - position
+        for walked_key in walked:
+            memo[walked_key] = left
         return left
 
-    def _promise(self, node: Node) -> int:
+    def _promise(self, key: int) -> int:
         """How promising a stock-phase position looks beside the others of its beam level: few cards on the waste, free pairs.
 
         Cards still in the reserves do not count. They wait in an order the deal
@@ -563,12 +601,8 @@ class Search:
         to win mostly win now in ~20,000: a winning line often keeps its reserves
         whole while it readies the foundations, then plays a reserve down at once.
         """
-        pairs = self.classes[node[4]][0]
-        return 3 * pairs - 5 * node[2].bit_count()
-
-    def _left_to_play(self, heights: int, position: int, waste: int) -> int:
-        """The cards in the reserves, on the waste and in the stock: all still to go home but the tableau's."""
-        return self._in_reserves(heights) + waste.bit_count() + len(self.line) - position
+        pairs = self.classes[key >> self._layout.found][0]
+        return 3 * pairs - 5 * (key & self._layout.waste_mask).bit_count()
 
     def _in_reserves(self, heights: int) -> int:
         """How many cards the reserves hold."""
@@ -579,7 +613,7 @@ class Search:
 
     def _probe(
         self, rng: random.Random | None, cap: int, check: Callable[[int, int], None]
-    ) -> list[Step] | None:
+    ) -> list[int] | None:
         """One depth-first probe of the stock phase, cut after ``cap`` positions.
 
         Before the stock is out no move can be undone (each puts a card home or
@@ -587,33 +621,31 @@ class Search:
         tried is dead for good: ``self.dead`` keeps it across probes, whose move
         orders differ. A probe cut short marks nothing on its unfinished path.
         """
-        pack, dead = self.pack, self.dead
+        dead, stock_out = self.dead, len(self.line)
         budget = self.states + cap
 
-        def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
-            if pack(node) in dead:
+        def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
+            if key in dead:
                 return None, None
             self.states += 1
             check(self.states, len(dead))
-            if node[1] == len(self.line):
-                return self._endgame(node, check), None
+            if self.dealt(key) == stock_out:
+                return self._endgame(key, check), None
             if self.states > budget:
                 raise _ProbeCut
-            return None, self._ordered(node, rng)
+            return None, self._ordered(key, rng)
 
-        return _depth_first(
-            self.root, self._ordered(self.root, rng), visit, lambda node: dead.add(pack(node))
-        )
+        return _depth_first(self.root, self._ordered(self.root, rng), visit, dead.add)
 
-    def _ordered(self, node: Node, rng: random.Random | None) -> list[tuple[Step, Node]]:
-        children = self.children(node)
+    def _ordered(self, key: int, rng: random.Random | None) -> list[tuple[int, int]]:
+        children = self.children(key)
         if rng is not None:
-            homes = sum(1 for step, _ in children if step[0] == HOME)
+            homes = sum(1 for code, _ in children if code & 3 == HOME)
             children[:homes] = rng.sample(children[:homes], homes)
         return children
 
-    def _endgame(self, start: Node, check: Callable[[int, int], None]) -> list[Step] | None:
-        """Search a position with the stock out to the end: the steps of a win, or None.
+    def _endgame(self, start: int, check: Callable[[int, int], None]) -> list[int] | None:
+        """Search a position with the stock out to the end: the step codes of a win, or None.
 
         Here cards pass between the tableau and the foundations both ways, so
         positions can repeat; the search is a plain exhaustive one, and when it
@@ -621,19 +653,18 @@ class Search:
         """
         if self.is_won(start):
             return []
-        pack, dead = self.pack, self.dead
-        seen = {pack(start)}
+        dead = self.dead
+        seen = {start}
 
-        def visit(node: Node) -> tuple[list[Step] | None, list[tuple[Step, Node]] | None]:
-            key = pack(node)
+        def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
             if key in seen or key in dead:
                 return None, None
             seen.add(key)
             self.states += 1
             check(self.states, len(dead) + len(seen))
-            if self.is_won(node):
+            if self.is_won(key):
                 return [], None
-            return None, self.children(node)
+            return None, self.children(key)
 
         ending = _depth_first(start, self.children(start), visit, _ignore)
         if ending is None:
@@ -700,21 +731,37 @@ class Search:
         return ace
 
 
-Visit = Callable[[Node], tuple[list[Step] | None, list[tuple[Step, Node]] | None]]
+class _Layout:
+    """Where each field of a :data:`Node` sits in a position's key, lowest bits first: waste, stock dealt, reserve heights, tableau, foundations."""
+
+    def __init__(self, line: int, reserves: int, tableau: int) -> None:
+        self.position = line
+        self.heights = self.position + line.bit_length()
+        self.tableau = self.heights + 4 * reserves
+        self.found = self.tableau + 4 * tableau
+        self.waste_mask = (1 << line) - 1
+        self.position_mask = (1 << line.bit_length()) - 1
+        self.heights_mask = (1 << 4 * reserves) - 1
+        self.tableau_mask = (1 << 4 * tableau) - 1
+        self.below_found = (1 << self.found) - 1
+        self.one_dealt = 1 << self.position
+
+
+Visit = Callable[[int], tuple[list[int] | None, list[tuple[int, int]] | None]]
 """What a depth-first walk does on reaching a position: (the rest of a win, or the moves to go on with); (None, None) passes by."""
 
 
 def _depth_first(
-    root: Node, moves: list[tuple[Step, Node]], visit: Visit, leave: Callable[[Node], None]
-) -> list[Step] | None:
-    """Walk depth first from ``root``: the steps of a win, or None when every move was followed.
+    root: int, moves: list[tuple[int, int]], visit: Visit, leave: Callable[[int], None]
+) -> list[int] | None:
+    """Walk depth first from ``root``: the step codes of a win, or None when every move was followed.
 
     ``visit`` decides for each position reached; ``leave`` hears of each position
     whose moves were all followed without a win (``root`` last).
     """
     stack = [iter(moves)]
     nodes = [root]
-    path: list[Step] = []
+    path: list[int] = []
     while stack:
         following = next(stack[-1], None)
         if following is None:
@@ -723,34 +770,29 @@ def _depth_first(
             if path:
                 path.pop()
             continue
-        step, node = following
+        code, node = following
         ending, onward = visit(node)
         if ending is not None:
-            return [*path, step, *ending]
+            return [*path, code, *ending]
         if onward is not None:
-            path.append(step)
+            path.append(code)
             nodes.append(node)
             stack.append(iter(onward))
     return None
 
 
-def _ignore(_: Node) -> None:
+def _ignore(_: int) -> None:
     """A ``leave`` for walks that learn nothing from a position's end."""
 
 
-def _path_to(key: int, parents: dict[int, int]) -> list[Step]:
-    """The steps from the root to the position ``key``, from the links :meth:`Search._beam` kept."""
-    path: list[Step] = []
+def _path_to(key: int, parents: dict[int, int]) -> list[int]:
+    """The step codes from the root to the position ``key``, from the links :meth:`Search._beam` kept."""
+    path: list[int] = []
     link = parents[key]
     while link >= 0:
-        path.append(_unpack_step(link & (1 << STEP_BITS) - 1))
+        path.append(link & (1 << STEP_BITS) - 1)
         link = parents[link >> STEP_BITS]
     return path[::-1]
-
-
-def _pack_step(step: Step) -> int:
-    what, source, card, how = step
-    return what | (source + 2) << 2 | card << 8 | how << 12
 
 
 def _unpack_step(code: int) -> Step:
