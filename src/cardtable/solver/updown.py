@@ -372,10 +372,10 @@ class Search:
         below = key & at.below_found
         home, takes = self.home, self.takes[found]
         out: list[tuple[int, int]] = []
-        for source, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+        for source_code, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
             if takes >> card & 1:
                 for how, after in home(found, card):
-                    out.append((source | how << 12, below - one_less | after << at.found))
+                    out.append((source_code | how << 12, below - one_less | after << at.found))
         if (waste := key & at.waste_mask) and takes >> (card := line[top := waste.bit_length() - 1]) & 1:
             for how, after in home(found, card):
                 out.append((_WASTE_CODE | card << 8 | how << 12, below ^ 1 << top | after << at.found))
@@ -419,8 +419,8 @@ class Search:
             """What a key gains when ``card`` goes onto an empty tableau pile."""
             return self._refilled(tableau, 0, card) - tableau << at.tableau
 
-        for source, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
-            out.append((TO_TABLEAU | source, key - one_less + onto(card)))
+        for source_code, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+            out.append((TO_TABLEAU | source_code, key - one_less + onto(card)))
         if waste := key & at.waste_mask:
             card = self.line[top := waste.bit_length() - 1]
             out.append((TO_TABLEAU | _WASTE_CODE | card << 8, (key ^ 1 << top) + onto(card)))
