@@ -1,6 +1,6 @@
 """Solve a range of deals and print how the solver did: verdicts, times, speed.
 
-    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N]
+    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N] [--table N]
 
 One process, one deal after another, as a player's machine would. With
 ``--max-states`` (and ``--timeout 0``) every deal gets the same number of
@@ -15,6 +15,7 @@ import time
 
 from cardtable import deal, load_game
 from cardtable.solver import Limit, solve
+from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 
 def parse_range(text: str) -> range:
@@ -35,6 +36,9 @@ def main() -> None:
     parser.add_argument("--deals", default="1-100")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal; 0: no limit")
     parser.add_argument("--max-states", type=int, default=None, help="positions a deal")
+    parser.add_argument(
+        "--table", type=int, default=DEFAULT_TABLE_CAP, help="positions a deal may keep in memory"
+    )
     parser.add_argument("--verbose", action="store_true", help="print a line per deal")
     args = parser.parse_args()
     spec = load_game(args.game)
@@ -43,7 +47,9 @@ def main() -> None:
     states = 0
     started = time.perf_counter()
     for number in parse_range(args.deals):
-        result = solve(deal(spec, number), Limit(states=args.max_states, seconds=args.timeout or None))
+        result = solve(
+            deal(spec, number), Limit(states=args.max_states, seconds=args.timeout or None, table=args.table)
+        )
         counts[result.status] += 1
         seconds.append(result.seconds)
         states += result.states
@@ -57,6 +63,8 @@ def main() -> None:
     budget = [f"timeout {args.timeout:g} s" if args.timeout else "no timeout"]
     if args.max_states is not None:
         budget.append(f"max states {args.max_states:,}")
+    if args.table != DEFAULT_TABLE_CAP:
+        budget.append(f"table {args.table:,}")
     print(f"unknown     {counts['unknown']} ({', '.join(budget)})")
     print(f"median s    {statistics.median(seconds):.3f}")
     print(f"p90 s       {percentile(seconds, 0.9):.3f}")
