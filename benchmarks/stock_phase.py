@@ -1,0 +1,81 @@
+"""How many positions an Acey and Kingsley deal has after each stock card: the size a proof must face.
+
+    python benchmarks/stock_phase.py --deals 13,48 [--cap 200000] [--summary]
+
+The solver can call a deal unwinnable only by visiting every position of its
+stock phase (:mod:`cardtable.solver.updown`, part 4 of its argument). This
+script visits them level by level, one level per card taken from the stock,
+with the solver's own moves and keys, and prints each level's size and the
+fewest cards any of its positions has on the waste. It stops a deal once a
+level holds more than ``--cap`` positions: past that, whole-space search is
+out of reach and only a bound that cuts positions early could decide the deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from cardtable import deal, load_game
+from cardtable.solver.updown import Search
+
+
+def parse_deals(text: str) -> list[int]:
+    """``'13,40-42'`` -> [13, 40, 41, 42]."""
+    numbers: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        numbers.extend(range(int(first), int(last or first) + 1))
+    return numbers
+
+
+def next_level(search: Search, level: set[int]) -> set[int]:
+    """The positions after the next stock card: every way of playing cards home first, then the card."""
+    following: set[int] = set()
+    seen = set(level)
+    stack = list(level)
+    while stack:
+        key = stack.pop()
+        here = search.dealt(key)
+        for _, child in search.children(key):
+            if search.dealt(child) != here:
+                following.add(child)
+            elif child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return following
+
+
+def profile(number: int, cap: int, summary: bool) -> None:
+    """Print one deal's levels (or, with ``summary``, only the last one reached)."""
+    search = Search(deal(load_game("acey-and-kingsley"), number))
+    level = {search.root}
+    started = time.perf_counter()
+    line = ""
+    while search.dealt(next(iter(level))) < len(search.line):
+        level = next_level(search, level)
+        fewest = min(search.unpack(key)[2].bit_count() for key in level)
+        line = (
+            f"deal {number:>5} card {search.dealt(next(iter(level))):>2}: {len(level):>9,} positions,"
+            f" fewest on the waste {fewest:>2}, {time.perf_counter() - started:6.1f} s"
+        )
+        if not summary:
+            print(line, flush=True)
+        if len(level) > cap:
+            break
+    if summary:
+        print(line, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", default="13")
+    parser.add_argument("--cap", type=int, default=200_000, help="stop a deal after a level this large")
+    parser.add_argument("--summary", action="store_true", help="print only each deal's last level")
+    args = parser.parse_args()
+    for number in parse_deals(args.deals):
+        profile(number, args.cap, args.summary)
+
+
+if __name__ == "__main__":
+    main()
