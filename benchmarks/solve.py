@@ -1,6 +1,6 @@
 """Solve a range of deals and print how the solver did: verdicts, times, speed.
 
-    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N] [--table N]
+    python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N] [--max-table N]
 
 One process, one deal after another, as a player's machine would. With
 ``--max-states`` (and ``--timeout 0``) every deal gets the same number of
@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a deal; 0: no limit")
     parser.add_argument("--max-states", type=int, default=None, help="positions a deal")
     parser.add_argument(
-        "--table", type=int, default=DEFAULT_TABLE_CAP, help="positions a deal may keep in memory"
+        "--max-table", type=int, default=DEFAULT_TABLE_CAP, help="positions a deal may keep in memory"
     )
     parser.add_argument("--verbose", action="store_true", help="print a line per deal")
     args = parser.parse_args()
@@ -48,7 +48,8 @@ def main() -> None:
     started = time.perf_counter()
     for number in parse_range(args.deals):
         result = solve(
-            deal(spec, number), Limit(states=args.max_states, seconds=args.timeout or None, table=args.table)
+            deal(spec, number),
+            Limit(states=args.max_states, seconds=args.timeout or None, table=args.max_table),
         )
         counts[result.status] += 1
         seconds.append(result.seconds)
@@ -63,8 +64,8 @@ def main() -> None:
     budget = [f"timeout {args.timeout:g} s" if args.timeout else "no timeout"]
     if args.max_states is not None:
         budget.append(f"max states {args.max_states:,}")
-    if args.table != DEFAULT_TABLE_CAP:
-        budget.append(f"table {args.table:,}")
+    if args.max_table != DEFAULT_TABLE_CAP:
+        budget.append(f"max table {args.max_table:,}")
     print(f"unknown     {counts['unknown']} ({', '.join(budget)})")
     print(f"median s    {statistics.median(seconds):.3f}")
     print(f"p90 s       {percentile(seconds, 0.9):.3f}")
