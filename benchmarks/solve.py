@@ -13,15 +13,10 @@ import argparse
 import statistics
 import time
 
-from cardtable import deal, load_game
+from cardtable import CardtableError, deal, load_game
+from cardtable.cli.survey import parse_deal_range
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-
-
-def parse_range(text: str) -> range:
-    """``'1-1000'`` -> range(1, 1001); ``'7'`` -> range(7, 8)."""
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -41,12 +36,16 @@ def main() -> None:
     )
     parser.add_argument("--verbose", action="store_true", help="print a line per deal")
     args = parser.parse_args()
-    spec = load_game(args.game)
+    try:
+        spec = load_game(args.game)
+        numbers = parse_deal_range(args.deals)
+    except CardtableError as problem:
+        parser.error(str(problem))
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     seconds: list[float] = []
     states = 0
     started = time.perf_counter()
-    for number in parse_range(args.deals):
+    for number in numbers:
         result = solve(
             deal(spec, number),
             Limit(states=args.max_states, seconds=args.timeout or None, table=args.max_table),

@@ -16,17 +16,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from cardtable import deal, load_game
+from cardtable import CardtableError, deal, load_game
+from cardtable.cli.survey import parse_deal_range
 from cardtable.solver.updown import Search
 
 
 def parse_deals(text: str) -> list[int]:
-    """``'13,40-42'`` -> [13, 40, 41, 42]."""
-    numbers: list[int] = []
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        numbers.extend(range(int(first), int(last or first) + 1))
-    return numbers
+    """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as the CLI reads them, comma-separated."""
+    return [number for part in text.split(",") for number in parse_deal_range(part)]
 
 
 def next_level(search: Search, level: set[int]) -> set[int]:
@@ -73,7 +70,11 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=200_000, help="stop a deal after a level this large")
     parser.add_argument("--summary", action="store_true", help="print only each deal's last level")
     args = parser.parse_args()
-    for number in parse_deals(args.deals):
+    try:
+        numbers = parse_deals(args.deals)
+    except CardtableError as problem:
+        parser.error(str(problem))
+    for number in numbers:
         profile(number, args.cap, args.summary)
 
 
