@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -18,12 +20,18 @@ from cardtable.solver.search import _Budget, _BudgetExceeded
 from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
+    FIRST_WIDTH,
+    FIT_MARGIN,
+    GROWTH,
     HOME,
     ONTO_PAIR,
     TABLEAU,
     WASTE,
     Foundations,
+    Judge,
     Search,
+    _Cost,
+    _fitted,
     _unpack_step,
     applies,
     home_classes,
@@ -263,3 +271,72 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
     one_more_on_waste = search.pack((heights, position + 1, waste | 1 << position, tableau, found))
     assert search._promise(fewer_in_reserve) == search._promise(search.root)
     assert search._promise(one_more_on_waste) < search._promise(search.root)
+
+
+def test_a_beam_the_budget_can_pay_for_keeps_its_width() -> None:
+    last = _Cost(width=810, seconds=2.0, positions=100_000)
+    assert _fitted(2430, None, (1.0, 10.0)) == 2430  # nothing to foretell by: the schedule's width
+    assert _fitted(2430, last, (math.inf, math.inf)) == 2430
+    assert _fitted(2430, last, (60.0, 10_000_000)) == 2430
+
+
+def test_a_beam_the_budget_cannot_pay_for_is_narrowed_to_fit() -> None:
+    # Twice the last beam's cost is left, by the clock or by the positions,
+    # whichever is shorter: the beam is narrowed to about twice the last width.
+    last = _Cost(width=810, seconds=2.0, positions=100_000)
+    assert _fitted(2430, last, (4.0, math.inf)) == int(810 * 2 * FIT_MARGIN)
+    assert _fitted(2430, last, (60.0, 200_000)) == int(810 * 2 * FIT_MARGIN)
+
+
+def test_a_beam_no_wider_than_the_last_is_skipped() -> None:
+    last = _Cost(width=810, seconds=2.0, positions=100_000)
+    assert _fitted(2430, last, (2.0, math.inf)) is None
+    assert _fitted(2430, last, (60.0, 50_000)) is None
+
+
+class _Watched(Search):
+    """A search that notes the width of every beam it starts and whether the beam ended on its own."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.beams: list[tuple[int, bool]] = []
+
+    def _beam(
+        self, width: int, judge: Judge, check: Callable[[int, int], None]
+    ) -> tuple[list[int] | None, bool]:
+        self.beams.append((width, False))
+        outcome = super()._beam(width, judge, check)
+        self.beams[-1] = (width, True)
+        return outcome
+
+
+def test_the_search_starts_no_beam_its_budget_cannot_finish() -> None:
+    # Deal 13 resists millions of positions. Given a budget of positions, the search
+    # narrows the beam that would overrun it and leaves the rest to the probes, so
+    # that no beam is cut short (its positions would be wasted: beams win at the end).
+    search = _Watched(deal(load_game(ACEY), 13))
+    budget = 300_000
+
+    def check(states: int, _: int) -> None:
+        if states > budget:
+            raise _BudgetExceeded("spent")
+
+    with pytest.raises(_BudgetExceeded):
+        search.run(check, lambda states: (math.inf, budget - states))
+    schedule = {FIRST_WIDTH * GROWTH**round_ for round_ in range(10)}
+    assert all(finished for _, finished in search.beams)
+    assert any(width not in schedule for width, _ in search.beams)
+
+
+def test_without_a_budget_the_beams_keep_the_schedule() -> None:
+    search = _Watched(deal(load_game(ACEY), 13))
+
+    def check(states: int, _: int) -> None:
+        if states > 300_000:
+            raise _BudgetExceeded("spent")
+
+    with pytest.raises(_BudgetExceeded):
+        search.run(check)
+    widths = [width for width, _ in search.beams]
+    assert widths[::2] == [FIRST_WIDTH * GROWTH**round_ for round_ in range(len(widths[::2]))]
+    assert not search.beams[-1][1]  # the last one was cut
