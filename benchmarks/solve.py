@@ -2,6 +2,8 @@
 
     python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N] [--max-table N]
 
+``--deals`` takes ranges and single deals, comma-separated (``13,40-42``).
+
 One process, one deal after another, as a player's machine would. With
 ``--max-states`` (and ``--timeout 0``) every deal gets the same number of
 positions, so the verdicts are the same on any machine and only the times vary.
@@ -14,7 +16,7 @@ import statistics
 import time
 
 from cardtable import CardtableError, deal, load_game
-from cardtable.cli.survey import parse_deal_range
+from cardtable.cli.survey import parse_deal_list
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
@@ -38,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     try:
         spec = load_game(args.game)
-        numbers = parse_deal_range(args.deals)
+        numbers = parse_deal_list(args.deals)
     except CardtableError as problem:
         parser.error(str(problem))
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
@@ -57,7 +59,7 @@ def main() -> None:
             print(f"{number:>8} {result.status:<10} {result.seconds:8.3f} s {result.states:>9} states")
     total = time.perf_counter() - started
     print(f"game        {spec.id}")
-    print(f"deals       {args.deals} ({len(seconds)})")
+    print(f"deals       {args.deals if len(args.deals) <= 40 else args.deals[:37] + '...'} ({len(seconds)})")
     print(f"won         {counts['won']}")
     print(f"unwinnable  {counts['unwinnable']}")
     budget = [f"timeout {args.timeout:g} s" if args.timeout else "no timeout"]

@@ -17,13 +17,8 @@ import argparse
 import time
 
 from cardtable import CardtableError, deal, load_game
-from cardtable.cli.survey import parse_deal_range
+from cardtable.cli.survey import parse_deal_list
 from cardtable.solver.updown import Search
-
-
-def parse_deals(text: str) -> list[int]:
-    """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as the CLI reads them, comma-separated."""
-    return [number for part in text.split(",") for number in parse_deal_range(part)]
 
 
 def next_level(search: Search, level: set[int]) -> set[int]:
@@ -71,7 +66,7 @@ def main() -> None:
     parser.add_argument("--summary", action="store_true", help="print only each deal's last level")
     args = parser.parse_args()
     try:
-        numbers = parse_deals(args.deals)
+        numbers = parse_deal_list(args.deals)
     except CardtableError as problem:
         parser.error(str(problem))
     for number in numbers:

@@ -22,6 +22,8 @@ from click.testing import CliRunner, Result
 
 import cardtable
 from cardtable.cli.main import main
+from cardtable.cli.survey import parse_deal_list
+from cardtable.core.errors import InvalidDealError
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
@@ -248,6 +250,13 @@ def test_a_bad_range_is_one_line(tmp_path: Path, command: str, deals: str, words
     db = tmp_path / "survey.sqlite"
     assert_fails(run(command, "fan", "--deals", deals, "--db", str(db)), words)
     assert not db.exists()
+
+
+def test_a_list_of_deals_reads_each_part_as_a_range() -> None:
+    # benchmarks/solve.py and stock_phase.py take "13,40-42" to run chosen deals.
+    assert parse_deal_list("13,40-42") == [13, 40, 41, 42]
+    with pytest.raises(InvalidDealError, match="empty deal range: '5-1'"):
+        parse_deal_list("13,5-1")
 
 
 @pytest.mark.parametrize("command", ["survey", "report"])

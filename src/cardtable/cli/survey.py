@@ -60,6 +60,11 @@ def parse_deal_range(text: str) -> range:
     return range(first, last + 1)
 
 
+def parse_deal_list(text: str) -> list[int]:
+    """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as :func:`parse_deal_range` reads them, comma-separated."""
+    return [number for part in text.split(",") for number in parse_deal_range(part)]
+
+
 def _store_path(db: str | None) -> Path:
     return Path(db) if db is not None else default_path()
 
