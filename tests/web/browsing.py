@@ -7,6 +7,8 @@ anywhere. The table's ``data-moves`` tells when the server's answer is drawn.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 from typing import Any, Final
 
@@ -16,7 +18,11 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from cardtable import Move, State
 from cardtable.core.move import CARD
 
-SCREENSHOTS: Final = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS: Final = Path(
+    os.environ.get("CARDTABLE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "cardtable-screenshots"
+)
+"""Where the browser tests save their pictures: a scratch folder, so that a test run leaves the
+checkout as it was; ``CARDTABLE_SCREENSHOTS=docs/screenshots ./test.sh tests/web`` renews the README's."""
 
 
 def centre(locator: Locator) -> tuple[float, float]:
@@ -117,7 +123,7 @@ def _drawn(page: Page, moves: int, seconds: float = 3) -> bool:
 
 
 def screenshot(page: Page, game: str) -> None:
-    """Save docs/screenshots/<game>.png once cards have landed and no message covers the table."""
+    """Save <game>.png in :data:`SCREENSHOTS` once cards have landed and no message covers the table."""
     expect(page.locator("#table .moving")).to_have_count(0)
     if page.locator("#toast").is_visible():
         page.click("#toast")
