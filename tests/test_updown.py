@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -16,7 +15,7 @@ from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
-from cardtable.solver.search import _Budget, _BudgetExceeded
+from cardtable.solver.search import CHECK_EVERY, _Budget, _BudgetExceeded
 from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
@@ -27,6 +26,7 @@ from cardtable.solver.updown import (
     ONTO_PAIR,
     TABLEAU,
     WASTE,
+    Check,
     Foundations,
     Judge,
     Search,
@@ -251,14 +251,27 @@ def test_the_look_ahead_lets_a_budget_stop_it_while_it_sorts() -> None:
 
 
 def test_the_clock_is_read_between_positions_too() -> None:
-    # A budget reads the clock every 256th call, so a search that calls it while
-    # the position count stands still (a judge sorting a level) is stopped all the same.
+    # A search that looks at its budget while the position count stands still (a judge
+    # sorting a level) is stopped all the same: the clock is read at every look.
     budget = _Budget(Limit(seconds=60))
+    assert budget.check(7, 0) == CHECK_EVERY
     budget.deadline = time.perf_counter() - 1
-    for _ in range(255):
-        budget.check(7, 0)
     with pytest.raises(_BudgetExceeded, match="60 s ran out"):
         budget.check(7, 0)
+
+
+def test_a_budget_says_when_to_look_again_without_passing_its_positions() -> None:
+    budget = _Budget(Limit(states=1000))
+    assert budget.check(0, 0) == CHECK_EVERY
+    assert budget.check(990, 0) == 11  # the next look comes at position 1001, one over
+    with pytest.raises(_BudgetExceeded, match="searched 1000 positions"):
+        budget.check(1001, 0)
+
+
+@pytest.mark.parametrize("states", [1, 255, 5000])
+def test_a_search_stops_one_position_past_its_budget(states: int) -> None:
+    result = solve(deal(load_game(ACEY), 13), Limit(states=states))
+    assert (result.status, result.states) == ("unknown", states + 1)
 
 
 def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
@@ -301,9 +314,7 @@ class _Watched(Search):
         super().__init__(state)
         self.beams: list[tuple[int, bool]] = []
 
-    def _beam(
-        self, width: int, judge: Judge, check: Callable[[int, int], None]
-    ) -> tuple[list[int] | None, bool]:
+    def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
         self.beams.append((width, False))
         outcome = super()._beam(width, judge, check)
         self.beams[-1] = (width, True)
@@ -317,9 +328,10 @@ def test_the_search_starts_no_beam_its_budget_cannot_finish() -> None:
     search = _Watched(deal(load_game(ACEY), 13))
     budget = 300_000
 
-    def check(states: int, _: int) -> None:
+    def check(states: int, _: int) -> int:
         if states > budget:
             raise _BudgetExceeded("spent")
+        return 1
 
     with pytest.raises(_BudgetExceeded):
         search.run(check, lambda states: (math.inf, budget - states))
@@ -331,9 +343,10 @@ def test_the_search_starts_no_beam_its_budget_cannot_finish() -> None:
 def test_without_a_budget_the_beams_keep_the_schedule() -> None:
     search = _Watched(deal(load_game(ACEY), 13))
 
-    def check(states: int, _: int) -> None:
+    def check(states: int, _: int) -> int:
         if states > 300_000:
             raise _BudgetExceeded("spent")
+        return 1
 
     with pytest.raises(_BudgetExceeded):
         search.run(check)

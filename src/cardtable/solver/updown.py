@@ -92,10 +92,13 @@ itself keeps a position as one int, its *key*, with these fields side by side
 (:meth:`Search.pack`), and makes a move by arithmetic on the key.
 """
 
+Check = Callable[[int, int], int]
+"""A budget's look, ``check(states, table)``: raises when it is spent, else says how many more positions may come before the next look."""
+
 Room = Callable[[int], tuple[float, float]]
 """What a budget still allows once ``states`` positions are searched: (seconds, positions), ``inf`` when unbounded."""
 
-Judge = Callable[[list[int], Callable[[], None]], None]
+Judge = Callable[[list[int], Callable[[], object]], None]
 """Sorts a beam level (keys) in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
 
 Step = tuple[int, int, int, int]
@@ -319,6 +322,7 @@ class Search:
         )
         self.dead: set[int] = set()
         self.states = 0
+        self._due = 0  # the position count at which to look at the budget again (see :data:`Check`)
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._refills: dict[int, int] = {}
@@ -374,11 +378,19 @@ class Search:
         return number
 
     def home(self, found: int, card: int) -> list[tuple[int, int]]:
-        """:func:`home_classes` on class numbers, remembered: the same few come up again and again."""
+        """Where a card of rank ``card`` can go home from class number ``found``, as bits to add: (to a step code, to a key).
+
+        :func:`home_classes` on class numbers, remembered and shifted into place
+        once: the same few come up again and again, on the search's hottest
+        paths, which look them up in ``self._homes`` themselves and call this
+        only for one not yet seen.
+        """
         outcomes = self._homes.get(found << 4 | card)
         if outcomes is None:
+            at = self._layout.found
             outcomes = self._homes[found << 4 | card] = [
-                (how, self._number(after)) for how, after in home_classes(self.classes[found], card)
+                (how << 12, self._number(after) << at)
+                for how, after in home_classes(self.classes[found], card)
             ]
         return outcomes
 
@@ -411,29 +423,42 @@ class Search:
         return cards
 
     def children(self, key: int) -> list[tuple[int, int]]:
-        """The moves from a position, most promising first, as (step code, key after): home, deal, onto the tableau, lifts."""
+        """The moves from a position, most promising first, as (step code, key after): home, deal, onto the tableau, lifts.
+
+        The remembered tables (:meth:`home`, :meth:`_reserve_tops`,
+        :meth:`_refilled`, :meth:`_cards_on`) are read here directly, their
+        methods called only for what they have not seen: this runs once for
+        every position the search visits.
+        """
         at, line = self._layout, self.line
         position = key >> at.position & at.position_mask
         found = key >> at.found
         below = key & at.below_found
-        home, takes = self.home, self.takes[found]
+        homes, takes, by_card = self._homes, self.takes[found], found << 4
         out: list[tuple[int, int]] = []
-        for source_code, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+        heights = key >> at.heights & at.heights_mask
+        for source_code, card, one_less in self._reserve_tops_at.get(heights) or self._reserve_tops(heights):
             if takes >> card & 1:
-                for how, after in home(found, card):
-                    out.append((source_code | how << 12, below - one_less | after << at.found))
+                rest = below - one_less
+                for how, after in homes.get(by_card | card) or self.home(found, card):
+                    out.append((source_code | how, rest | after))
         if (waste := key & at.waste_mask) and takes >> (card := line[top := waste.bit_length() - 1]) & 1:
-            for how, after in home(found, card):
-                out.append((_WASTE_CODE | card << 8 | how << 12, below ^ 1 << top | after << at.found))
+            code, rest = _WASTE_CODE | card << 8, below ^ 1 << top
+            for how, after in homes.get(by_card | card) or self.home(found, card):
+                out.append((code | how, rest | after))
         stock_left = position < len(line)
         incoming, advance = (line[position], at.one_dealt) if stock_left else (0, 0)
         tableau = key >> at.tableau & at.tableau_mask
-        for card in self._cards_on(tableau):
+        refills, lifted = self._refills, tableau << 8
+        for card in self._tableau_cards.get(tableau) or self._cards_on(tableau):
             if not takes >> card & 1:
                 continue
-            rest = below + advance + (self._refilled(tableau, card, incoming) - tableau << at.tableau)
-            for how, after in home(found, card):
-                out.append((_TABLEAU_CODE | card << 8 | how << 12, rest | after << at.found))
+            after_tableau = refills.get(lifted | card << 4 | incoming)
+            if after_tableau is None:
+                after_tableau = self._refilled(tableau, card, incoming)
+            code, rest = _TABLEAU_CODE | card << 8, below + advance + (after_tableau - tableau << at.tableau)
+            for how, after in homes.get(by_card | card) or self.home(found, card):
+                out.append((code | how, rest | after))
         if stock_left:
             out.append((_DEAL_CODE, key + advance | 1 << self._after[waste.bit_length()][incoming]))
         elif not tableau & 15:
@@ -474,7 +499,7 @@ class Search:
         for how, card, after in self.lifts(found):
             out.append((LIFT | _NO_SOURCE | card << 8 | how << 12, below + onto(card) | after << at.found))
 
-    def run(self, check: Callable[[int, int], None], room: Room | None = None) -> list[Step] | None:
+    def run(self, check: Check, room: Room | None = None) -> list[Step] | None:
         """The steps of a win, or None when every class of position was visited.
 
         Searches take turns, each given three times more room every round: two
@@ -486,7 +511,8 @@ class Search:
         then is a deal declared unwinnable. Wins come from whichever finds one
         first; each finds wins the others miss.
 
-        ``check(states, table)`` raises to stop the search when a budget runs out.
+        ``check(states, table)`` raises to stop the search when a budget runs out,
+        and says when to look again (see :data:`Check`).
         ``room``, when given, says how much of the budget is left: a beam cut
         short by the budget is wasted whole (it finds its wins at the stock's
         end, its last level), so a beam the budget cannot finish is narrowed to
@@ -495,7 +521,7 @@ class Search:
         codes = self._run(check, room or _unbounded)
         return None if codes is None else [_unpack_step(code) for code in codes]
 
-    def _run(self, check: Callable[[int, int], None], room: Room) -> list[int] | None:
+    def _run(self, check: Check, room: Room) -> list[int] | None:
         if self.is_won(self.root):
             return []
         width, cap = FIRST_WIDTH, FIRST_PROBE
@@ -517,9 +543,7 @@ class Search:
                 width, cap = width * GROWTH, cap * GROWTH
         raise AssertionError("unreachable")
 
-    def _beam(
-        self, width: int, judge: Judge, check: Callable[[int, int], None]
-    ) -> tuple[list[int] | None, bool]:
+    def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
         """A beam search of the stock phase: (the step codes of a win or None, whether it was exhaustive).
 
         Level by level, one level per card taken from the stock: all the moves
@@ -546,7 +570,8 @@ class Search:
                         continue
                     parents[key] = link | code
                     self.states += 1
-                    check(self.states, len(parents) + len(dead))
+                    if self.states >= self._due:
+                        self._due = self.states + check(self.states, len(parents) + len(dead))
                     if (position := key >> position_at & position_mask) == stock_out:
                         ending = self._endgame(key, check)
                         if ending is not None:
@@ -562,14 +587,14 @@ class Search:
             level = following
         return None, complete
 
-    def _rank_now(self, level: list[int], _: Callable[[], None]) -> None:
+    def _rank_now(self, level: list[int], _: Callable[[], object]) -> None:
         """Sort one beam level (positions with as many stock cards taken), most promising first, by :meth:`_promise`.
 
         A :data:`Judge`; it takes a few microseconds a position, so it has no need to look at the clock.
         """
         level.sort(key=self._promise, reverse=True)
 
-    def _rank_ahead(self, level: list[int], tick: Callable[[], None]) -> None:
+    def _rank_ahead(self, level: list[int], tick: Callable[[], object]) -> None:
         """Sort one beam level, most promising first, looking ahead.
 
         A position is judged by :meth:`_promise` now and by how many cards are
@@ -606,7 +631,13 @@ class Search:
         deals, the same 6.2 M positions took 496 s that way and 164 s this way
         (before the memo); a test holds the two walks equal.
         """
-        at, line, home, takes = self._layout, self.line, self.home, self.takes
+        at, line, takes, after_rank = self._layout, self.line, self.takes, self._after
+        homes, tops_at, refills, cards_at = (
+            self._homes,
+            self._reserve_tops_at,
+            self._refills,
+            self._tableau_cards,
+        )
         # the layout's fields as locals: this loop is the hottest in the search
         position_at, position_mask, found_at, below_found = (
             at.position,
@@ -614,7 +645,13 @@ class Search:
             at.found,
             at.below_found,
         )
-        waste_mask, one_dealt = at.waste_mask, at.one_dealt
+        waste_mask, one_dealt, heights_at, heights_mask = (
+            at.waste_mask,
+            at.one_dealt,
+            at.heights,
+            at.heights_mask,
+        )
+        tableau_at, tableau_mask = at.tableau, at.tableau_mask
         walked: list[int] = []
         left = None
         while (position := key >> position_at & position_mask) < stop:
@@ -624,23 +661,31 @@ class Search:
             walked.append(key)
             found = key >> found_at
             accepts, below = takes[found], key & below_found
-            for _, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+            heights = key >> heights_at & heights_mask
+            for _, card, one_less in tops_at.get(heights) or self._reserve_tops(heights):
                 if accepts >> card & 1:
-                    key = below - one_less | home(found, card)[0][1] << found_at
+                    key = below - one_less | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                     break
             else:
                 top = (waste := key & waste_mask).bit_length() - 1
-                if waste and accepts >> line[top] & 1:
-                    key = below ^ 1 << top | home(found, line[top])[0][1] << found_at
+                if waste and accepts >> (card := line[top]) & 1:
+                    key = below ^ 1 << top | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                     continue
-                tableau = key >> at.tableau & at.tableau_mask
-                for card in self._cards_on(tableau):
+                tableau = key >> tableau_at & tableau_mask
+                incoming = line[position]
+                for card in cards_at.get(tableau) or self._cards_on(tableau):
                     if accepts >> card & 1:
-                        rest = self._refilled(tableau, card, line[position]) - tableau << at.tableau
-                        key = below + one_dealt + rest | home(found, card)[0][1] << found_at
+                        after_tableau = refills.get(tableau << 8 | card << 4 | incoming)
+                        if after_tableau is None:
+                            after_tableau = self._refilled(tableau, card, incoming)
+                        rest = after_tableau - tableau << tableau_at
+                        key = (
+                            below + one_dealt + rest
+                            | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
+                        )
                         break
                 else:
-                    key = key + one_dealt | 1 << self._after[top + 1][line[position]]
+                    key = key + one_dealt | 1 << after_rank[top + 1][incoming]
         if left is None:
             heights, position, waste, _, _ = self.unpack(key)
             left = self._in_reserves(heights) + waste.bit_count() + len(self.line) - position
@@ -668,9 +713,7 @@ class Search:
             left = self._heights_left[heights] = sum(_unnibble(heights, len(self.reserves)))
         return left
 
-    def _probe(
-        self, rng: random.Random | None, cap: int, check: Callable[[int, int], None]
-    ) -> list[int] | None:
+    def _probe(self, rng: random.Random | None, cap: int, check: Check) -> list[int] | None:
         """One depth-first probe of the stock phase, cut after ``cap`` positions.
 
         Before the stock is out no move can be undone (each puts a card home or
@@ -685,7 +728,8 @@ class Search:
             if key in dead:
                 return None, None
             self.states += 1
-            check(self.states, len(dead))
+            if self.states >= self._due:
+                self._due = self.states + check(self.states, len(dead))
             if self.dealt(key) == stock_out:
                 return self._endgame(key, check), None
             if self.states > budget:
@@ -701,7 +745,7 @@ class Search:
             children[:homes] = rng.sample(children[:homes], homes)
         return children
 
-    def _endgame(self, start: int, check: Callable[[int, int], None]) -> list[int] | None:
+    def _endgame(self, start: int, check: Check) -> list[int] | None:
         """Search a position with the stock out to the end: the step codes of a win, or None.
 
         Here cards pass between the tableau and the foundations both ways, so
@@ -718,7 +762,8 @@ class Search:
                 return None, None
             seen.add(key)
             self.states += 1
-            check(self.states, len(dead) + len(seen))
+            if self.states >= self._due:
+                self._due = self.states + check(self.states, len(dead) + len(seen))
             if self.is_won(key):
                 return [], None
             return None, self.children(key)
