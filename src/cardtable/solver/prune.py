@@ -207,7 +207,9 @@ class Pruner:
         firsts, after_lower, after_higher = self.firsts, self.home_after_lower, self.home_after_higher
         onto_lower, onto_higher = self.onto_lower, self.onto_higher
         while True:
-            while grown := uncovered & ~home & (firsts | (home << 1) & after_lower | (home >> 1) & after_higher):
+            while (
+                grown := uncovered & ~home & (firsts | (home << 1) & after_lower | (home >> 1) & after_higher)
+            ):
                 home |= grown
             leaving = home | (uncovered << 1) & onto_lower | (uncovered >> 1) & onto_higher
             if may_empty:

@@ -439,9 +439,9 @@ class Search:
         """The moves from a position, most promising first, as (step code, key after): home, deal, onto the tableau, lifts.
 
         The remembered tables (:meth:`home`, :meth:`_reserve_tops`,
-        :meth:`_tableau_plays`) are read here directly, their
-        methods called only for what they have not seen: this runs once for
-        every position the search visits.
+        :meth:`_tableau_plays`) are read here directly, their methods called
+        only for what they have not seen: this runs once for every position the
+        search visits.
         """
         at, line = self._layout, self.line
         position = key >> at.position & at.position_mask
@@ -592,12 +592,12 @@ class Search:
                             return _path_to(key, parents) + ending, True
                     elif position == here:
                         level.append(key)
+            # the level is at its largest before the judge cuts: the budget should see it
+            table = len(parents) + len(upcoming) + len(dead)
+            self._due = self.states + check(self.states, table)
             following = list(upcoming)
             if len(following) > width:
-                # nothing is searched or remembered while the judge sorts: it only needs the clock
-                judge(
-                    following, functools.partial(check, self.states, len(parents) + len(upcoming) + len(dead))
-                )
+                judge(following, functools.partial(check, self.states, table))  # it only needs the clock
                 del following[width:]
                 complete = False
             for key in following:
