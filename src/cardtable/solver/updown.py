@@ -729,6 +729,7 @@ class Search:
         orders differ. A probe cut short marks nothing on its unfinished path.
         """
         dead, stock_out = self.dead, len(self.line)
+        position_at, position_mask = self._layout.position, self._layout.position_mask
         budget = self.states + cap
 
         def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
@@ -737,7 +738,7 @@ class Search:
             self.states += 1
             if self.states >= self._due:
                 self._due = self.states + check(self.states, len(dead))
-            if self.dealt(key) == stock_out:
+            if key >> position_at & position_mask == stock_out:
                 return self._endgame(key, check), None
             if self.states > budget:
                 raise _ProbeCut
@@ -761,8 +762,9 @@ class Search:
         """
         if self.is_won(start):
             return []
-        dead = self.dead
+        dead, children = self.dead, self.children
         seen = {start}
+        below_found, won = self._layout.below_found, len(self.line) << self._layout.position  # see is_won
 
         def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
             if key in seen or key in dead:
@@ -771,11 +773,11 @@ class Search:
             self.states += 1
             if self.states >= self._due:
                 self._due = self.states + check(self.states, len(dead) + len(seen))
-            if self.is_won(key):
+            if key & below_found == won:
                 return [], None
-            return None, self.children(key)
+            return None, children(key)
 
-        ending = _depth_first(start, self.children(start), visit, _ignore)
+        ending = _depth_first(start, children(start), visit, _ignore)
         if ending is None:
             dead |= seen
         return ending
