@@ -327,7 +327,7 @@ class Search:
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._refills: dict[int, int] = {}
-        self._plays: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self._plays: dict[int, tuple[int, tuple[tuple[int, int, int], ...]]] = {}
         self._heights_left: dict[int, int] = {}
         self._reserve_tops_at: dict[int, list[tuple[int, int, int]]] = {}
 
@@ -414,24 +414,29 @@ class Search:
             after = self._refills[key] = _nibbles(sorted((*ranks, incoming)))
         return after
 
-    def _tableau_plays(self, tableau: int, incoming: int) -> tuple[tuple[int, int, int], ...]:
-        """The cards the tableau can play home, lowest rank first, remembered: (rank, step code, what the play adds to a key).
+    def _tableau_plays(self, tableau: int, incoming: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+        """The cards the tableau can play home, remembered: their ranks as bits, then each lowest first as (rank, step code, what the play adds to a key).
 
         ``incoming`` is the stock card that takes the emptied pile's place (0 once
         the stock is out); what the play adds to a key is the tableau's change and
         the card dealt, all but the foundations, which depend on where it goes.
+        The ranks as bits let a caller see at once that none goes home, the usual case.
         """
         plays = self._plays.get(tableau << 4 | incoming)
         if plays is None:
             at = self._layout
             advance = at.one_dealt if incoming else 0
-            plays = self._plays[tableau << 4 | incoming] = tuple(
-                (
-                    card,
-                    _TABLEAU_CODE | card << 8,
-                    advance + (self._refilled(tableau, card, incoming) - tableau << at.tableau),
-                )
-                for card in sorted(set(_unnibble(tableau, len(self.tableau))) - {0})
+            ranks = sorted(set(_unnibble(tableau, len(self.tableau))) - {0})
+            plays = self._plays[tableau << 4 | incoming] = (
+                sum(1 << card for card in ranks),
+                tuple(
+                    (
+                        card,
+                        _TABLEAU_CODE | card << 8,
+                        advance + (self._refilled(tableau, card, incoming) - tableau << at.tableau),
+                    )
+                    for card in ranks
+                ),
             )
         return plays
 
@@ -462,12 +467,13 @@ class Search:
         stock_left = position < len(line)
         incoming, advance = (line[position], at.one_dealt) if stock_left else (0, 0)
         tableau = key >> at.tableau & at.tableau_mask
-        plays = self._plays.get(tableau << 4 | incoming)
-        for card, code, change in self._tableau_plays(tableau, incoming) if plays is None else plays:
-            if takes >> card & 1:
-                rest = below + change
-                for how, after in homes.get(by_card | card) or self.home(found, card):
-                    out.append((code | how, rest | after))
+        ranks, plays = self._plays.get(tableau << 4 | incoming) or self._tableau_plays(tableau, incoming)
+        if ranks & takes:
+            for card, code, change in plays:
+                if takes >> card & 1:
+                    rest = below + change
+                    for how, after in homes.get(by_card | card) or self.home(found, card):
+                        out.append((code | how, rest | after))
         if stock_left:
             out.append((_DEAL_CODE, key + advance | 1 << self._after[waste.bit_length()][incoming]))
         elif not tableau & 15:
@@ -686,8 +692,8 @@ class Search:
                     key = below ^ 1 << top | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                     continue
                 tableau, incoming = key >> tableau_at & tableau_mask, line[position]
-                plays = plays_at.get(tableau << 4 | incoming)
-                for card, _, change in self._tableau_plays(tableau, incoming) if plays is None else plays:
+                ranks, plays = plays_at.get(tableau << 4 | incoming) or self._tableau_plays(tableau, incoming)
+                for card, _, change in plays if ranks & accepts else ():
                     if accepts >> card & 1:
                         key = below + change | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                         break
