@@ -415,12 +415,13 @@ class Search:
         return after
 
     def _tableau_plays(self, tableau: int, incoming: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-        """The cards the tableau can play home, remembered: their ranks as bits, then each lowest first as (rank, step code, what the play adds to a key).
+        """The tableau's cards as plays home, remembered: their ranks as bits, then (rank, step code, what the play adds to a key) for each rank, lowest first.
 
         ``incoming`` is the stock card that takes the emptied pile's place (0 once
         the stock is out); what the play adds to a key is the tableau's change and
         the card dealt, all but the foundations, which depend on where it goes.
-        The ranks as bits let a caller see at once that none goes home, the usual case.
+        The ranks as bits let a caller see at once that no tableau card goes home,
+        the usual case.
         """
         plays = self._plays.get(tableau << 4 | incoming)
         if plays is None:
