@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 import time
 
@@ -20,7 +19,6 @@ from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
     FIRST_WIDTH,
-    FIT_MARGIN,
     GROWTH,
     HOME,
     ONTO_PAIR,
@@ -30,8 +28,6 @@ from cardtable.solver.updown import (
     Foundations,
     Judge,
     Search,
-    _Cost,
-    _fitted,
     _unpack_step,
     applies,
     home_classes,
@@ -286,27 +282,6 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
     assert search._promise(one_more_on_waste) < search._promise(search.root)
 
 
-def test_a_beam_the_budget_can_pay_for_keeps_its_width() -> None:
-    last = _Cost(width=810, seconds=2.0, positions=100_000)
-    assert _fitted(2430, None, (1.0, 10.0)) == 2430  # nothing to foretell by: the schedule's width
-    assert _fitted(2430, last, (math.inf, math.inf)) == 2430
-    assert _fitted(2430, last, (60.0, 10_000_000)) == 2430
-
-
-def test_a_beam_the_budget_cannot_pay_for_is_narrowed_to_fit() -> None:
-    # Twice the last beam's cost is left, by the clock or by the positions,
-    # whichever is shorter: the beam is narrowed to about twice the last width.
-    last = _Cost(width=810, seconds=2.0, positions=100_000)
-    assert _fitted(2430, last, (4.0, math.inf)) == int(810 * 2 * FIT_MARGIN)
-    assert _fitted(2430, last, (60.0, 200_000)) == int(810 * 2 * FIT_MARGIN)
-
-
-def test_a_beam_no_wider_than_the_last_is_skipped() -> None:
-    last = _Cost(width=810, seconds=2.0, positions=100_000)
-    assert _fitted(2430, last, (2.0, math.inf)) is None
-    assert _fitted(2430, last, (60.0, 50_000)) is None
-
-
 class _Watched(Search):
     """A search that notes the width of every beam it starts and whether the beam ended on its own."""
 
@@ -321,26 +296,9 @@ class _Watched(Search):
         return outcome
 
 
-def test_the_search_starts_no_beam_its_budget_cannot_finish() -> None:
-    # Deal 13 resists millions of positions. Given a budget of positions, the search
-    # narrows the beam that would overrun it and leaves the rest to the probes, so
-    # that no beam is cut short (its positions would be wasted: beams win at the end).
-    search = _Watched(deal(load_game(ACEY), 13))
-    budget = 300_000
-
-    def check(states: int, _: int) -> int:
-        if states > budget:
-            raise _BudgetExceeded("spent")
-        return 1
-
-    with pytest.raises(_BudgetExceeded):
-        search.run(check, lambda states: (math.inf, budget - states))
-    schedule = {FIRST_WIDTH * GROWTH**round_ for round_ in range(10)}
-    assert all(finished for _, finished in search.beams)
-    assert any(width not in schedule for width, _ in search.beams)
-
-
-def test_without_a_budget_the_beams_keep_the_schedule() -> None:
+def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
+    # Each round's beams are three times as wide as the last, the plain one then
+    # the look-ahead, until the budget stops the search, even inside a beam.
     search = _Watched(deal(load_game(ACEY), 13))
 
     def check(states: int, _: int) -> int:
@@ -352,4 +310,5 @@ def test_without_a_budget_the_beams_keep_the_schedule() -> None:
         search.run(check)
     widths = [width for width, _ in search.beams]
     assert widths[::2] == [FIRST_WIDTH * GROWTH**round_ for round_ in range(len(widths[::2]))]
+    assert widths[1::2] == widths[::2][: len(widths[1::2])]
     assert not search.beams[-1][1]  # the last one was cut

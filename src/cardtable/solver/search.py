@@ -9,7 +9,6 @@ the shuffles of later redeals, which the deal fixes.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -89,7 +88,7 @@ def solve(state: State, limit: Limit | None = None, *, prune: bool = True) -> So
 def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
     search = updown.Search(state)
     try:
-        steps = search.run(budget.check, budget.room)
+        steps = search.run(budget.check)
     except _BudgetExceeded as stop:
         return SolveResult(
             "unknown", [], search.states, time.perf_counter() - started, budget.peak, stop.reason
@@ -106,12 +105,6 @@ class _Budget:
         self.limit = limit
         self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
         self.peak = 0
-
-    def room(self, states: int) -> tuple[float, float]:
-        """What the budget still allows once ``states`` positions are searched: (seconds, positions), inf when unbounded."""
-        seconds = math.inf if self.deadline is None else self.deadline - time.perf_counter()
-        positions = math.inf if self.limit.states is None else self.limit.states - states
-        return seconds, positions
 
     def check(self, states: int, table: int) -> int:
         """Note the positions searched and remembered so far; raise when over a budget.

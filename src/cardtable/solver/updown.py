@@ -68,11 +68,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import random
-import time
 from collections.abc import Callable, Iterable
-from typing import Final, NamedTuple
+from typing import Final
 
 from cardtable.core.cards import ACE, KING, rank
 from cardtable.core.move import Move
@@ -95,9 +93,6 @@ itself keeps a position as one int, its *key*, with these fields side by side
 
 Check = Callable[[int, int], int]
 """A budget's look, ``check(states, table)``: raises when it is spent, else says how many more positions may come before the next look."""
-
-Room = Callable[[int], tuple[float, float]]
-"""What a budget still allows once ``states`` positions are searched: (seconds, positions), ``inf`` when unbounded."""
 
 Judge = Callable[[list[int], Callable[[], object]], None]
 """Sorts a beam level (keys) in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
@@ -244,49 +239,8 @@ LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
 
 
-FIT_MARGIN: Final = 0.85
-"""The share of the budget left that a narrowed beam may plan to use: its cost is foretold within ~10%."""
-
-
 class _ProbeCut(Exception):
     """A probe used up its positions."""
-
-
-class _Cost(NamedTuple):
-    """What one beam cost: its width, seconds and positions."""
-
-    width: int
-    seconds: float
-    positions: int
-
-
-def _unbounded(_: int) -> tuple[float, float]:
-    """The :data:`Room` of a search with no budget."""
-    return math.inf, math.inf
-
-
-def _fitted(width: int, last: _Cost | None, room: tuple[float, float]) -> int | None:
-    """How wide the next beam of a judge should be: ``width``, or narrower to fit the budget left; None to skip it.
-
-    A beam's cost grows with its width (the positions it keeps at each level),
-    so the last beam of the same judge foretells it. When the budget left cannot
-    pay for ``width``, the beam is narrowed to what it can pay for; when that is
-    no wider than the last beam, the beam would only repeat it, and is skipped:
-    the probes, which lose nothing when cut, have the rest. (Deal 131 at 60 s:
-    the rounds up to width 7,290 end after 44 s, and the beam of width 21,870
-    that followed was cut 16 s later, every position it visited wasted.)
-    """
-    if last is None:
-        return width
-    seconds, positions = room
-    scale = min(
-        seconds / last.seconds if last.seconds > 0 else math.inf,
-        positions / last.positions if last.positions > 0 else math.inf,
-    )
-    affordable = last.width * scale * FIT_MARGIN
-    if width <= affordable:
-        return width
-    return int(affordable) if affordable >= last.width + 1 else None
 
 
 class Search:
@@ -515,7 +469,7 @@ class Search:
         for how, card, after in self.lifts(found):
             out.append((LIFT | _NO_SOURCE | card << 8 | how << 12, below + onto(card) | after << at.found))
 
-    def run(self, check: Check, room: Room | None = None) -> list[Step] | None:
+    def run(self, check: Check) -> list[Step] | None:
         """The steps of a win, or None when every class of position was visited.
 
         Searches take turns, each given three times more room every round: two
@@ -529,30 +483,20 @@ class Search:
 
         ``check(states, table)`` raises to stop the search when a budget runs out,
         and says when to look again (see :data:`Check`).
-        ``room``, when given, says how much of the budget is left: a beam cut
-        short by the budget is wasted whole (it finds its wins at the stock's
-        end, its last level), so a beam the budget cannot finish is narrowed to
-        what it can (see :func:`_fitted`).
         """
-        codes = self._run(check, room or _unbounded)
+        codes = self._run(check)
         return None if codes is None else [_unpack_step(code) for code in codes]
 
-    def _run(self, check: Check, room: Room) -> list[int] | None:
+    def _run(self, check: Check) -> list[int] | None:
         if self.is_won(self.root):
             return []
         width, cap = FIRST_WIDTH, FIRST_PROBE
         judges = (self._rank_now, self._rank_ahead)
-        costs: list[_Cost | None] = [None] * len(judges)
         for probe in itertools.count():
-            for index, judge in enumerate(judges):
-                fitted = _fitted(width, costs[index], room(self.states))
-                if fitted is None:
-                    continue
-                started, states = time.perf_counter(), self.states
-                codes, complete = self._beam(fitted, judge, check)
+            for judge in judges:
+                codes, complete = self._beam(width, judge, check)
                 if codes is not None or complete:
                     return codes
-                costs[index] = _Cost(fitted, time.perf_counter() - started, self.states - states)
             try:
                 return self._probe(random.Random(probe) if probe else None, cap, check)
             except _ProbeCut:
