@@ -283,22 +283,24 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
 
 
 class _Watched(Search):
-    """A search that notes the width of every beam it starts and whether the beam ended on its own."""
+    """A search that notes every beam it starts: its width, whether it looks ahead, whether it ended on its own."""
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.beams: list[tuple[int, bool]] = []
+        self.beams: list[tuple[int, bool, bool]] = []
 
     def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
-        self.beams.append((width, False))
+        ahead = judge == self._rank_ahead
+        self.beams.append((width, ahead, False))
         outcome = super()._beam(width, judge, check)
-        self.beams[-1] = (width, True)
+        self.beams[-1] = (width, ahead, True)
         return outcome
 
 
 def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
     # Each round's beams are three times as wide as the last, the plain one then
-    # the look-ahead, until the budget stops the search, even inside a beam.
+    # the look-ahead a round behind, until the budget stops the search, even
+    # inside a beam.
     search = _Watched(deal(load_game(ACEY), 13))
 
     def check(states: int, _: int) -> int:
@@ -308,7 +310,9 @@ def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
 
     with pytest.raises(_BudgetExceeded):
         search.run(check)
-    widths = [width for width, _ in search.beams]
-    assert widths[::2] == [FIRST_WIDTH * GROWTH**round_ for round_ in range(len(widths[::2]))]
-    assert widths[1::2] == widths[::2][: len(widths[1::2])]
-    assert not search.beams[-1][1]  # the last one was cut
+    schedule = [(FIRST_WIDTH, False)]
+    for round_ in range(1, len(search.beams)):
+        schedule += [(FIRST_WIDTH * GROWTH**round_, False), (FIRST_WIDTH * GROWTH ** (round_ - 1), True)]
+    assert [(width, ahead) for width, ahead, _ in search.beams] == schedule[: len(search.beams)]
+    assert len(search.beams) > 6  # far enough to see the look-ahead's widths grow
+    assert not search.beams[-1][2]  # the last one was cut

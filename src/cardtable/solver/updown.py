@@ -487,6 +487,13 @@ class Search:
         then is a deal declared unwinnable. Wins come from whichever finds one
         first; each finds wins the others miss.
 
+        The look-ahead beam is a round behind, a third as wide as the plain one:
+        it costs about 2.2 times as much a position and won fewer of the hard
+        deals (of the 48 deals of 1-1000 won at 60 s with over 300,000
+        positions, 13 against the plain beam's 35), so each round now gives the
+        two beams about the same time, and the plain beam reaches the next
+        width sooner.
+
         ``check(states, table)`` raises to stop the search when a budget runs out,
         and says when to look again (see :data:`Check`). The schedule never
         follows the clock, so a search visits the same positions on any machine;
@@ -502,10 +509,12 @@ class Search:
         if self.is_won(self.root):
             return []
         width, cap = FIRST_WIDTH, FIRST_PROBE
-        judges = (self._rank_now, self._rank_ahead)
         for probe in itertools.count():
-            for judge in judges:
-                codes, complete = self._beam(width, judge, check)
+            beams: list[tuple[int, Judge]] = [(width, self._rank_now)]
+            if probe:
+                beams.append((width // GROWTH, self._rank_ahead))
+            for beam_width, judge in beams:
+                codes, complete = self._beam(beam_width, judge, check)
                 if codes is not None or complete:
                     return codes
             try:
