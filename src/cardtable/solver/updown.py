@@ -509,16 +509,16 @@ class Search:
         if self.is_won(self.root):
             return []
         width, cap = FIRST_WIDTH, FIRST_PROBE
-        for probe in itertools.count():
+        for round_ in itertools.count():
             beams: list[tuple[int, Judge]] = [(width, self._rank_now)]
-            if probe:
+            if round_:  # the look-ahead beam is a round behind, so the first round has none
                 beams.append((width // GROWTH, self._rank_ahead))
             for beam_width, judge in beams:
                 codes, complete = self._beam(beam_width, judge, check)
                 if codes is not None or complete:
                     return codes
             try:
-                return self._probe(random.Random(probe) if probe else None, cap, check)
+                return self._probe(random.Random(round_) if round_ else None, cap, check)
             except _ProbeCut:
                 width, cap = width * GROWTH, cap * GROWTH
         raise AssertionError("unreachable")
