@@ -22,12 +22,14 @@ from cardtable.solver.updown import (
     GROWTH,
     HOME,
     ONTO_PAIR,
+    STEP_BITS,
     TABLEAU,
     WASTE,
     Check,
     Foundations,
     Judge,
     Search,
+    _Links,
     _unpack_step,
     applies,
     home_classes,
@@ -316,3 +318,16 @@ def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
     assert [(width, ahead) for width, ahead, _ in search.beams] == schedule[: len(search.beams)]
     assert len(search.beams) > 6  # far enough to see the look-ahead's widths grow
     assert not search.beams[-1][2]  # the last one was cut
+
+
+def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position() -> None:
+    links = _Links()
+    root = links.add(-1)
+    first = links.add(root << STEP_BITS | 5)
+    links.add(root << STEP_BITS | 6)  # a sibling, not on the way
+    second = links.add(first << STEP_BITS | 7)
+    assert links.path(second) == [5, 7]
+    assert links.path(root) == []
+    for step in range(28):
+        links.add(second << STEP_BITS | step)
+    assert links.weight() == 2  # 32 links

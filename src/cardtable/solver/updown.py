@@ -69,6 +69,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from array import array
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -535,45 +536,55 @@ class Search:
         level waits apart until judged, so that the dropped ones never enter the
         links. Positions with the stock out are searched to the end by
         :meth:`_endgame`.
+
+        Only the level at hand is kept as positions; the way back to the root is
+        kept as :class:`_Links`, 8 bytes a position instead of a dict entry's
+        ~150, since a position of an earlier level is never reached again (each
+        level takes one more card from the stock). A beam 65,610 wide keeps
+        links for ~4.3 million positions over its 66 levels: as positions they
+        alone filled the default table.
         """
         dead, children = self.dead, self.children
         position_at, position_mask = self._layout.position, self._layout.position_mask
-        parents: dict[int, int] = {self.root: -1}  # position -> its parent << STEP_BITS | the step there
-        level = [self.root]
+        links = _Links()
+        level = [(self.root, links.add(-1))]
         complete = True
         stock_out = len(self.line)
         while level:
-            # the next level's positions, with their links, until the judge has kept the best
+            # the positions of this level reached so far, and the next level's with their links until judged
+            here = {key for key, _ in level}
             upcoming: dict[int, int] = {}
             while level:
-                node = level.pop()
-                link, here = node << STEP_BITS, node >> position_at & position_mask
+                node, number = level.pop()
+                link, dealt = number << STEP_BITS, node >> position_at & position_mask
                 for code, key in children(node):
                     position = key >> position_at & position_mask
-                    kept = upcoming if here < position < stock_out else parents
-                    if key in kept or key in dead:
+                    if dealt < position < stock_out:
+                        if key in upcoming or key in dead:
+                            continue
+                        upcoming[key] = link | code
+                    elif key in here or key in dead:
                         continue
-                    kept[key] = link | code
                     self.states += 1
                     if self.states >= self._due:
-                        self._due = self.states + check(self.states, len(parents) + len(upcoming) + len(dead))
+                        table = len(here) + len(upcoming) + len(dead) + links.weight()
+                        self._due = self.states + check(self.states, table)
                     if position == stock_out:
                         ending = self._endgame(key, check)
                         if ending is not None:
-                            return _path_to(key, parents) + ending, True
-                    elif position == here:
-                        level.append(key)
+                            return [*links.path(number), code, *ending], True
+                    elif position == dealt:
+                        here.add(key)
+                        level.append((key, links.add(link | code)))
             # the level is at its largest before the judge cuts: the budget should see it
-            table = len(parents) + len(upcoming) + len(dead)
+            table = len(here) + len(upcoming) + len(dead) + links.weight()
             self._due = self.states + check(self.states, table)
             following = list(upcoming)
             if len(following) > width:
                 judge(following, functools.partial(check, self.states, table))  # it only needs the clock
                 del following[width:]
                 complete = False
-            for key in following:
-                parents[key] = upcoming[key]
-            level = following
+            level = [(key, links.add(upcoming[key])) for key in following]
         return None, complete
 
     def _rank_now(self, level: list[int], _: Callable[[], object]) -> None:
@@ -867,14 +878,36 @@ def _ignore(_: int) -> None:
     """A ``leave`` for walks that learn nothing from a position's end."""
 
 
-def _path_to(key: int, parents: dict[int, int]) -> list[int]:
-    """The step codes from the root to the position ``key``, from the links :meth:`Search._beam` kept."""
-    path: list[int] = []
-    link = parents[key]
-    while link >= 0:
-        path.append(link & (1 << STEP_BITS) - 1)
-        link = parents[link >> STEP_BITS]
-    return path[::-1]
+class _Links:
+    """The way back from each position a beam kept: its parent's number and the step there, 8 bytes a position.
+
+    Positions are numbered in the order they are added; a link is the parent's
+    number << :data:`STEP_BITS` | the step code, and -1 for the root.
+    """
+
+    POSITIONS_A_LINK: Final = 16
+    """Links that weigh as much as one position kept whole in a budget's table (8 bytes against 130-180)."""
+
+    def __init__(self) -> None:
+        self._links = array("q")
+
+    def add(self, link: int) -> int:
+        """Keep a position's link; its number."""
+        self._links.append(link)
+        return len(self._links) - 1
+
+    def weight(self) -> int:
+        """What the links count for in a budget's table, in positions kept whole."""
+        return len(self._links) // self.POSITIONS_A_LINK
+
+    def path(self, number: int) -> list[int]:
+        """The step codes from the root to the position numbered ``number``."""
+        path: list[int] = []
+        link = self._links[number]
+        while link >= 0:
+            path.append(link & (1 << STEP_BITS) - 1)
+            link = self._links[link >> STEP_BITS]
+        return path[::-1]
 
 
 def _unpack_step(code: int) -> Step:
