@@ -331,3 +331,15 @@ def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position
     for step in range(28):
         links.add(second << STEP_BITS | step)
     assert links.weight() == 2  # 32 links
+
+
+def test_a_full_table_forgets_the_positions_proved_lost_instead_of_stopping() -> None:
+    # The positions proved lost only spare the search work: forgetting them costs
+    # positions, not the win, and the table stays within its budget.
+    state = deal(load_game(ACEY), 20)
+    roomy = solve(state, Limit())
+    table = roomy.peak_table // 4
+    tight = solve(state, Limit(table=table))
+    assert roomy.status == tight.status == "won"
+    assert tight.states > roomy.states  # it searched again some of what it forgot
+    assert tight.peak_table <= table

@@ -26,7 +26,9 @@ DEAL: Final = -1
 REDEAL: Final = -2
 DEFAULT_TABLE_CAP: Final = 4_000_000
 """Positions remembered at most: well under 1 GiB (measured: ~125 bytes a position in
-Alexander the Great, ~180 in Acey and Kingsley's search). Past it the verdict is ``unknown``."""
+Alexander the Great, ~180 in Acey and Kingsley's search, where a beam's way back to the
+root takes 8 bytes a position and counts as a sixteenth). Past it the verdict is ``unknown``,
+but for Acey and Kingsley's search, which first forgets the positions it proved lost."""
 CHECK_EVERY: Final = 256
 """Positions a search visits at most between two looks at its budget (:meth:`_Budget.check`): ~2 ms."""
 
@@ -86,7 +88,7 @@ def solve(state: State, limit: Limit | None = None, *, prune: bool = True) -> So
 
 
 def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
-    search = updown.Search(state)
+    search = updown.Search(state, budget.limit.table)
     try:
         steps = search.run(budget.check)
     except _BudgetExceeded as stop:
