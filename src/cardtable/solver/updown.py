@@ -284,7 +284,7 @@ class Search:
             )
         )
         self.dead: set[int] = set()
-        self.table = table
+        self.table_cap = table
         self.states = 0
         self._due = 0  # the position count at which to look at the budget again (see :data:`Check`)
         self._homes: dict[int, list[tuple[int, int]]] = {}
@@ -598,7 +598,7 @@ class Search:
         at 60 s: 3,993,965 of 3,995,391), and a budget's table filled with them
         had stopped 10 deals of 1-1000 before their minute.
         """
-        if self.table is not None and kept + len(self.dead) > self.table:
+        if self.table_cap is not None and kept + len(self.dead) > self.table_cap:
             self.dead.clear()
         table = kept + len(self.dead)
         self._due = self.states + check(self.states, table)
@@ -725,7 +725,8 @@ class Search:
         Before the stock is out no move can be undone (each puts a card home or
         deals one), so the positions form a DAG and a position whose moves were all
         tried is dead for good: ``self.dead`` keeps it across probes, whose move
-        orders differ. A probe cut short marks nothing on its unfinished path.
+        orders differ, unless a full table makes the search forget it
+        (:meth:`_look`). A probe cut short marks nothing on its unfinished path.
         """
         dead, stock_out = self.dead, len(self.line)
         position_at, position_mask = self._layout.position, self._layout.position_mask
