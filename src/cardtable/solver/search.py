@@ -27,8 +27,9 @@ REDEAL: Final = -2
 DEFAULT_TABLE_CAP: Final = 4_000_000
 """Positions remembered at most: well under 1 GiB (measured: ~125 bytes a position in
 Alexander the Great, ~180 in Acey and Kingsley's search, where a beam's way back to the
-root takes 8 bytes a position and counts as a sixteenth). Past it the verdict is ``unknown``,
-but for Acey and Kingsley's search, which first forgets the positions it proved lost."""
+root takes 8 bytes a position and counts as a sixteenth). Past it the verdict is ``unknown``;
+Acey and Kingsley's search first forgets the positions it proved lost, and stops only if the
+table is still full."""
 CHECK_EVERY: Final = 256
 """Positions a search visits at most between two looks at its budget (:meth:`_Budget.check`): ~2 ms."""
 

@@ -253,8 +253,8 @@ class _ProbeCut(Exception):
 class Search:
     """The search over positions (see the module's argument and :data:`Node`) for one position."""
 
-    def __init__(self, state: State, table: int | None = None) -> None:
-        """``table``: the positions a budget lets the search remember (see :meth:`_look`); None, no bound."""
+    def __init__(self, state: State, table_cap: int | None = None) -> None:
+        """``table_cap``: the positions a budget lets the search remember (see :meth:`_look`); None, no bound."""
         piles, plan = state.piles, state.plan
         self.state = state
         self.reserves = [i for i, kind in enumerate(plan.kinds) if kind is Kind.RESERVE]
@@ -284,7 +284,7 @@ class Search:
             )
         )
         self.dead: set[int] = set()
-        self.table_cap = table
+        self.table_cap = table_cap
         self.states = 0
         self._due = 0  # the position count at which to look at the budget again (see :data:`Check`)
         self._homes: dict[int, list[tuple[int, int]]] = {}
