@@ -376,8 +376,9 @@ def test_malformed_solutions_fail_with_exit_code_2(
 ) -> None:
     obj = json.loads(solution_json(deal(load_game("fan"), 1), []))
     change(obj)
-    assert_fails(run("check", write(tmp_path, json.dumps(obj))), 2, words)
-    assert_fails(run("check", "-", input="{"), 2, "malformed solution json")
+    path = write(tmp_path, json.dumps(obj))
+    assert_fails(run("check", path), 2, f"{path!r}: ", words)
+    assert_fails(run("check", "-", input="{"), 2, "standard input: malformed solution json")
 
 
 # -- the installed script and the architecture --------------------------------------

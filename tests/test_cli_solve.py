@@ -55,6 +55,22 @@ def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:
     assert "Invalid value for '--timeout'" in bad_budget.stderr
 
 
+def test_a_bad_file_among_several_is_named_and_nothing_is_solved(tmp_path: Path) -> None:
+    good = write(tmp_path, deal_to_json(nearly_won()), "good.json")
+    bad = write(tmp_path, "{nope", "bad.json")
+    result = run("solve", good, bad, "--json")
+    assert_fails(result, 2, f"{bad!r}: malformed deal json at line 1 column 2")
+    assert result.stdout == ""
+    assert_fails(run("solve", "-", input="{nope"), 2, "standard input: malformed deal json")
+
+
+def test_a_deal_picture_is_not_a_deal_file_and_the_message_says_how_to_write_one(tmp_path: Path) -> None:
+    picture = write(tmp_path, run("deal", "acey-and-kingsley", "13").output, "deal13.txt")
+    assert_fails(run("hint", picture), 2, "malformed deal json", "cardtable deal GAME N --json")
+    assert_fails(run("solve", write(tmp_path, "{nope")), 2, "malformed deal json")
+    assert "cardtable deal" not in run("solve", write(tmp_path, "{nope")).stderr
+
+
 def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     won = run("hint", write(tmp_path, deal_to_json(nearly_won())))
     assert won.output.startswith("play t0 f0 (K♥ fan/0 to foundation/0): the game can still be won")

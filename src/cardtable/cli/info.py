@@ -8,7 +8,8 @@ problem, exit code 2 (see :mod:`cardtable.cli.main`).
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 import click
 
@@ -22,6 +23,7 @@ from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
 
 STDIN: Final = "-"
+Parsed = TypeVar("Parsed")
 NUMBER_ARGS: Final = {"ignore_unknown_options": True}
 """Lets ``-3`` reach the deal-number check, which says what is wrong with it, not click."""
 
@@ -71,11 +73,33 @@ def _reason(problem: OSError, path: str) -> str:
     return f"{reason} (for a numbered deal give the game and a number: {path} 42)"
 
 
+def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:
+    """A file read by ``parse``; a mistake in it is told with the file's name.
+
+    ``solve`` and ``hint`` take several files at once, and a message that does
+    not say which one was wrong leaves the user to guess.
+    """
+    text = read_text(path)
+    try:
+        return parse(text)
+    except CardtableError as problem:
+        where = "standard input" if path == STDIN else repr(path)
+        raise type(problem)(f"{where}: {problem}{_picture_hint(text)}") from None
+
+
+def _picture_hint(text: str) -> str:
+    """A hint for a file holding the picture ``cardtable deal`` prints, not a deal: an easy mix-up."""
+    first = text.lstrip().partition("\n")[0]
+    if not any(first.startswith(spec.name) for spec in GAMES.values()):
+        return ""
+    return " (this is the picture 'cardtable deal' prints; 'cardtable deal GAME N --json' writes a deal file)"
+
+
 def position(source: str, number: str | None) -> State:
     """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal."""
     if number is not None:
         return numbered_deal(source, number)
-    return read_deal(read_text(source))
+    return read_file(source, read_deal)
 
 
 def sorted_lines(lines: list[str]) -> list[str]:
@@ -179,7 +203,7 @@ def check(file: str) -> None:
     problem, such as the first illegal move and why, and exits 1. A file that
     is not a solution at all fails with exit code 2.
     """
-    solution = read_solution(read_text(file))
+    solution = read_file(file, read_solution)
     result = replay(solution)
     if result.problem is not None:
         click.echo(f"not ok: {result.problem}")

@@ -12,7 +12,7 @@ from os import path as os_path
 
 import click
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_text
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_file
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text
@@ -47,7 +47,7 @@ def positions(sources: tuple[str, ...]) -> list[State]:
     """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input)."""
     if len(sources) == 2 and not os_path.exists(sources[0]) and find_game(sources[0]) is not None:
         return [numbered_deal(sources[0], sources[1])]
-    return [read_deal(read_text(source)) for source in sources]
+    return [read_file(source, read_deal) for source in sources]
 
 
 def line_text(state: State, moves: list[Move]) -> list[str]:
