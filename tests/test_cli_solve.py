@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
+import select
+import signal
+import time
 from pathlib import Path
 
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_json, read_solution, replay
-from test_cli import assert_fails, nearly_won, run, write
+from test_cli import assert_fails, nearly_won, run, script, write
 
 
 def test_solve_a_numbered_deal_prints_the_verdict_and_the_line() -> None:
@@ -78,3 +84,37 @@ def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     assert lost.output == "no move wins from here: this position can no longer be won\n"
     unknown = run("hint", "alexander-the-great-lucie", "1", "--max-states", "3")
     assert unknown.output.startswith("no hint: searched 3 positions")
+
+
+def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130() -> None:
+    # A real terminal (a pseudo-terminal) and a real SIGINT: the live line shows how
+    # far the search has got, and Ctrl-C turns it into an 'unknown' verdict, not "Aborted!".
+    command = script()
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: cardtable on the terminal, with no budget, on a deal that outlasts any test
+        try:
+            os.execv(command, [command, "solve", "acey-and-kingsley", "13"])
+        finally:
+            os._exit(127)  # never back into pytest
+    shown = _read_until(terminal, re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions"))
+    os.kill(pid, signal.SIGINT)
+    verdict = re.compile(rb"deal 13: unknown: interrupted before a verdict \([\d,]+ positions, [\d.]+ s\)")
+    shown += _read_until(terminal, verdict)
+    _, status = os.waitpid(pid, 0)
+    os.close(terminal)
+    assert verdict.search(shown), shown
+    assert os.waitstatus_to_exitcode(status) == 130
+
+
+def _read_until(terminal: int, wanted: re.Pattern[bytes], seconds: float = 60) -> bytes:
+    """What the terminal shows until it has shown ``wanted`` (or closes, or the time is up)."""
+    shown = b""
+    deadline = time.monotonic() + seconds
+    while not wanted.search(shown) and time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 0.5)
+        if ready:
+            try:
+                shown += os.read(terminal, 4096)
+            except OSError:  # the child is gone and the terminal closed
+                break
+    return shown

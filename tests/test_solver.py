@@ -11,7 +11,7 @@ from cardtable import Card, Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
 from cardtable.formats import Solution, read_deal, replay
-from cardtable.solver import Limit, solve
+from cardtable.solver import Limit, Progress, search, solve
 from cardtable.solver.prune import Pruner
 from helpers import (
     ACEY,
@@ -298,3 +298,32 @@ def test_a_card_that_may_move_on_at_once_strands_nothing(game: str, data: st.Dat
 def test_a_card_buried_under_its_own_way_out_is_stranded(fans: list[str], stranded: bool) -> None:
     state = fan_position(FAN, fans)
     assert Pruner(state.spec).stranded(state) == stranded == stranded_by_definition(state)
+
+
+# -- progress -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["fan", "acey-and-kingsley"])
+def test_progress_hears_how_far_a_search_has_got(monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    monkeypatch.setattr(search, "PROGRESS_EVERY", 0.0)  # a report at every look, whatever the machine's speed
+    heard: list[Progress] = []
+    result = solve(deal(load_game(game), 3), Limit(states=3000), progress=heard.append)
+    assert heard
+    assert [p.states for p in heard] == sorted(p.states for p in heard)
+    assert heard[-1].states <= result.states
+    assert all(0 <= p.seconds <= result.seconds and p.table <= result.peak_table for p in heard)
+
+
+def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(search, "PROGRESS_EVERY", 0.0)
+    start = deal(load_game("acey-and-kingsley"), 13)
+    before = [list(pile) for pile in start.piles]
+
+    def stop(_: Progress) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(start, progress=stop)
+    assert [list(pile) for pile in start.piles] == before and not start.move_stack

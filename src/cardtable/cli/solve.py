@@ -8,9 +8,14 @@ budget ran out first. A verdict is not an error: the exit code is 0 for all thre
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from os import path as os_path
+from typing import Final
 
 import click
+from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_file
 from cardtable.core.cards import card_symbol
@@ -19,7 +24,7 @@ from cardtable.core.notation import move_text
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_deal
 from cardtable.games import find_game
-from cardtable.solver import Limit, SolveResult
+from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
@@ -60,6 +65,48 @@ def line_text(state: State, moves: list[Move]) -> list[str]:
     return out
 
 
+INTERRUPTED: Final = "interrupted"
+"""The reason of a search stopped by Ctrl-C (see :func:`watched_solve`)."""
+INTERRUPTED_EXIT: Final = 130
+"""The exit code after Ctrl-C, as shells give a program that SIGINT ended."""
+
+
+def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
+    """Solve ``state``, with a live line on standard error when it is a terminal; Ctrl-C ends the search as unknown.
+
+    A search without a budget can run for minutes (Acey and Kingsley's hardest
+    deals), and a player who stops it should still hear what it cost, not
+    "Aborted!". The numbers then are those of the last live report, at most
+    :data:`~cardtable.solver.search.PROGRESS_EVERY` seconds old.
+    """
+    started = time.perf_counter()
+    last = Progress(0, 0, 0.0)
+    with _live_line(f"solving {label}") as show:
+
+        def note(progress: Progress) -> None:
+            nonlocal last
+            last = progress
+            show(f"solving {label}: {progress.states:,} positions, {progress.seconds:.0f} s (Ctrl-C stops)")
+
+        try:
+            return run_solver(state, limit, progress=note)
+        except KeyboardInterrupt:
+            return SolveResult(
+                "unknown", [], last.states, time.perf_counter() - started, last.table, INTERRUPTED
+            )
+
+
+@contextmanager
+def _live_line(text: str) -> Iterator[Callable[[str], None]]:
+    """A spinner line on standard error, if it is a terminal, and a way to change its text; else nothing."""
+    err = Console(stderr=True, highlight=False, markup=False)
+    if not err.is_terminal:
+        yield lambda _: None
+        return
+    with err.status(text) as status:
+        yield status.update
+
+
 def verdict_line(result: SolveResult) -> str:
     """One line: the verdict and what it cost."""
     cost = f"{result.states:,} positions, {result.seconds:.2f} s"
@@ -86,15 +133,17 @@ def solve(
     limit = Limit(states=max_states, seconds=timeout, table=max_table)
     states = positions(sources)
     for state in states:
-        result = run_solver(state, limit)
+        label = f"{state.spec.id} deal {state.deal_number}" if state.deal_number else state.spec.id
+        result = watched_solve(state, limit, label)
         if as_json:
             record = Solution(state, result.status, result.moves, result.stats)
             click.echo(json.dumps(record.to_dict()))
-            continue
-        label = f"{state.spec.id} deal {state.deal_number}" if state.deal_number else state.spec.id
-        click.echo(f"{label}: {verdict_line(result)}")
-        if result.moves:
-            click.echo(_wrap(line_text(state, result.moves)))
+        else:
+            click.echo(f"{label}: {verdict_line(result)}")
+            if result.moves:
+                click.echo(_wrap(line_text(state, result.moves)))
+        if result.reason == INTERRUPTED:
+            click.get_current_context().exit(INTERRUPTED_EXIT)
 
 
 def _wrap(items: list[str], width: int = 78) -> str:
@@ -122,8 +171,12 @@ def hint(
     unless --timeout says otherwise) ran out before an answer.
     """
     state = position(source, number)
-    result = run_solver(state, Limit(states=max_states, seconds=timeout or 10.0, table=max_table))
+    result = watched_solve(
+        state, Limit(states=max_states, seconds=timeout or 10.0, table=max_table), "for a hint"
+    )
     click.echo(hint_text(state, result))
+    if result.reason == INTERRUPTED:
+        click.get_current_context().exit(INTERRUPTED_EXIT)
 
 
 def hint_text(state: State, result: SolveResult) -> str:

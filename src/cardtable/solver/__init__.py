@@ -7,6 +7,6 @@
 True
 """
 
-from cardtable.solver.search import Limit, SolveResult, solve
+from cardtable.solver.search import Limit, Progress, SolveResult, solve
 
-__all__ = ["Limit", "SolveResult", "solve"]
+__all__ = ["Limit", "Progress", "SolveResult", "solve"]

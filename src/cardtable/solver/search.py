@@ -10,6 +10,7 @@ the shuffles of later redeals, which the deal fixes.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -32,6 +33,8 @@ Acey and Kingsley's search first forgets the positions it proved lost, and stops
 table is still full."""
 CHECK_EVERY: Final = 256
 """Positions a search visits at most between two looks at its budget (:meth:`_Budget.check`): ~2 ms."""
+PROGRESS_EVERY: Final = 0.25
+"""Seconds at least between two reports of :class:`Progress`: often enough for a live line, too seldom to cost anything."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,15 @@ class Limit:
     states: int | None = None
     seconds: float | None = None
     table: int = DEFAULT_TABLE_CAP
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a search has got, told to ``solve``'s ``progress`` callback now and then."""
+
+    states: int
+    table: int
+    seconds: float
 
 
 @dataclass
@@ -65,17 +77,25 @@ class _BudgetExceeded(Exception):
         self.reason = reason
 
 
-def solve(state: State, limit: Limit | None = None, *, prune: bool = True) -> SolveResult:
+def solve(
+    state: State,
+    limit: Limit | None = None,
+    *,
+    prune: bool = True,
+    progress: Callable[[Progress], object] | None = None,
+) -> SolveResult:
     """Decide whether ``state`` can be won; the state itself is left unchanged.
 
     Games shaped like Acey and Kingsley go to the search of
     :mod:`cardtable.solver.updown`. ``prune=False`` turns that and the rules of
     :mod:`cardtable.solver.prune` off, so that tests can check that neither ever
-    changes a verdict.
+    changes a verdict. ``progress`` hears how far the search has got every
+    :data:`PROGRESS_EVERY` seconds or so, for a long search's live line; an
+    exception it raises ends the search and reaches the caller.
     """
     limit = limit or Limit()
     started = time.perf_counter()
-    budget = _Budget(limit)
+    budget = _Budget(limit, progress, started)
     if prune and updown.applies(state.spec):
         return _solve_updown(state, budget, started)
     search = _Search(state.copy(), budget, prune)
@@ -104,9 +124,18 @@ def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
 class _Budget:
     """Stops a search when one of its :class:`Limit` budgets runs out."""
 
-    def __init__(self, limit: Limit) -> None:
+    def __init__(
+        self,
+        limit: Limit,
+        progress: Callable[[Progress], object] | None = None,
+        started: float | None = None,
+    ) -> None:
+        """``started``: when the search began, by :func:`time.perf_counter` (default: now)."""
         self.limit = limit
-        self.deadline = None if limit.seconds is None else time.perf_counter() + limit.seconds
+        self.started = started = time.perf_counter() if started is None else started
+        self.deadline = None if limit.seconds is None else started + limit.seconds
+        self.progress = progress
+        self.next_report = started + PROGRESS_EVERY
         self.peak = 0
 
     def check(self, states: int, table: int) -> int:
@@ -130,8 +159,12 @@ class _Budget:
             raise _BudgetExceeded(f"searched {limit.states} positions")
         if table > limit.table:
             raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        now = time.perf_counter()
+        if self.deadline is not None and now > self.deadline:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
+        if self.progress is not None and now >= self.next_report:
+            self.next_report = now + PROGRESS_EVERY
+            self.progress(Progress(states, table, now - self.started))
         if limit.states is None:
             return CHECK_EVERY
         return min(CHECK_EVERY, limit.states - states + 1)
