@@ -100,10 +100,45 @@ def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130(
     os.kill(pid, signal.SIGINT)
     verdict = re.compile(rb"deal 13: unknown: interrupted before a verdict \([\d,]+ positions, [\d.]+ s\)")
     shown += _read_until(terminal, verdict)
-    _, status = os.waitpid(pid, 0)
+    code = _exit_code(pid)
     os.close(terminal)
     assert verdict.search(shown), shown
-    assert os.waitstatus_to_exitcode(status) == 130
+    assert code == 130
+
+
+def test_ctrl_c_during_a_hint_in_play_stops_the_search_not_the_game() -> None:
+    # The terminal session keeps no save: Ctrl-C while a hint thinks must not end it.
+    command = script()
+    pid, terminal = pty.fork()
+    if pid == 0:
+        try:
+            os.execv(command, [command, "play", "acey-and-kingsley", "13"])
+        finally:
+            os._exit(127)
+    _read_until(terminal, re.compile(rb"> "))
+    os.write(terminal, b"d\nhint\n")
+    _read_until(terminal, re.compile(rb"solving for a hint: [\d,]+ positions"))
+    os.kill(pid, signal.SIGINT)
+    stopped = _read_until(terminal, re.compile(rb"no hint: interrupted.*\n.*> ", re.DOTALL))
+    os.write(terminal, b"quit\n")
+    code = _exit_code(pid)
+    os.close(terminal)
+    assert b"no hint: interrupted before the solver found a win" in stopped, stopped
+    assert b"Aborted" not in stopped
+    assert code == 0
+
+
+def _exit_code(pid: int, seconds: float = 30) -> int:
+    """The child's exit code once it ends; killed, and the test failed, if it has not within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise AssertionError(f"cardtable did not end within {seconds} s")
 
 
 def _read_until(terminal: int, wanted: re.Pattern[bytes], seconds: float = 60) -> bytes:

@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal
-from cardtable.cli.solve import hint_text
+from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import CardtableError
@@ -26,7 +26,7 @@ from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
 from cardtable.render.text import HEADINGS, console, layout
-from cardtable.solver import Limit, solve
+from cardtable.solver import Limit
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -175,8 +175,12 @@ class Session:
         return "\n".join(lines)
 
     def hint(self) -> str:
-        """A move on a winning line from the solver, or why there is none."""
-        return hint_text(self.state, solve(self.state, Limit(seconds=HINT_SECONDS)))
+        """A move on a winning line from the solver, or why there is none.
+
+        On a terminal the search shows a live line, and Ctrl-C stops the search,
+        not the game: the terminal keeps no save, so ending the session would lose it.
+        """
+        return hint_text(self.state, watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint"))
 
     def legal(self) -> str:
         """Every legal move in the short notation: a hint, and a way to learn it."""
