@@ -129,6 +129,11 @@ def solve(
     Prints the verdict (won, unwinnable or unknown) and, when won, the winning
     line in the play notation. The solver knows every card: the stock's order
     and the shuffles of later redeals, which the deal fixes.
+
+    Without --timeout or --max-states a search runs until it decides or its
+    table is full, which can take minutes. On a
+    terminal a live line shows how far it has got; Ctrl-C stops it, reports it
+    unknown and exits with code 130.
     """
     limit = Limit(states=max_states, seconds=timeout, table=max_table)
     states = positions(sources)
