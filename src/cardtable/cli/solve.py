@@ -96,6 +96,12 @@ def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
             )
 
 
+def _stop_if_interrupted(result: SolveResult) -> None:
+    """End the command with :data:`INTERRUPTED_EXIT` once an interrupted search has been reported."""
+    if result.reason == INTERRUPTED:
+        click.get_current_context().exit(INTERRUPTED_EXIT)
+
+
 @contextmanager
 def _live_line(text: str) -> Iterator[Callable[[str], None]]:
     """A spinner line on standard error, if it is a terminal, and a way to change its text; else nothing."""
@@ -147,8 +153,7 @@ def solve(
             click.echo(f"{label}: {verdict_line(result)}")
             if result.moves:
                 click.echo(_wrap(line_text(state, result.moves)))
-        if result.reason == INTERRUPTED:
-            click.get_current_context().exit(INTERRUPTED_EXIT)
+        _stop_if_interrupted(result)
 
 
 def _wrap(items: list[str], width: int = 78) -> str:
@@ -180,8 +185,7 @@ def hint(
         state, Limit(states=max_states, seconds=timeout or 10.0, table=max_table), "for a hint"
     )
     click.echo(hint_text(state, result))
-    if result.reason == INTERRUPTED:
-        click.get_current_context().exit(INTERRUPTED_EXIT)
+    _stop_if_interrupted(result)
 
 
 def hint_text(state: State, result: SolveResult) -> str:
