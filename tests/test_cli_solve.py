@@ -53,7 +53,9 @@ def test_a_budget_that_runs_out_says_unknown() -> None:
 
 
 def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:
-    assert_fails(run("solve", "klondike", "3"), 2, "cannot read 'klondike'")
+    assert_fails(run("solve", "klondike", "3"), 2, "unknown game: 'klondike'")
+    assert_fails(run("solve", "fan(x=1)", "3"), 2, "fan has no option 'x'")
+    assert_fails(run("solve", "missing.json", "other.json"), 2, "cannot read 'missing.json'")
     assert_fails(run("solve", "fan", "0"), 2, "not a deal number")
     assert_fails(run("solve", write(tmp_path, "{nope")), 2, "malformed deal json")
     bad_budget = run("solve", "fan", "3", "--timeout", "0")

@@ -49,10 +49,20 @@ def with_budget(command: click.decorators.FC) -> click.decorators.FC:
 
 
 def positions(sources: tuple[str, ...]) -> list[State]:
-    """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input)."""
-    if len(sources) == 2 and not os_path.exists(sources[0]) and find_game(sources[0]) is not None:
+    """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input).
+
+    Two arguments are ``GAME N`` unless the first is a file, when the first names
+    a game or the second looks like a deal number and is no file: so that
+    ``solve klondike 3`` or ``solve 'fan(x=1)' 3`` says what is wrong with the
+    game, as every other command does, not that there is no file by that name.
+    """
+    if len(sources) == 2 and not os_path.exists(sources[0]) and _names_a_deal(*sources):
         return [numbered_deal(sources[0], sources[1])]
     return [read_file(source, read_deal) for source in sources]
+
+
+def _names_a_deal(game: str, number: str) -> bool:
+    return find_game(game) is not None or (number.isdigit() and not os_path.exists(number))
 
 
 def line_text(state: State, moves: list[Move]) -> list[str]:
