@@ -12,6 +12,7 @@ import re
 import secrets
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -22,7 +23,7 @@ from cardtable.cli import play as play_module
 from cardtable.cli.main import main
 from cardtable.cli.play import COMMANDS, NothingToDoError, Session, run_session
 from cardtable.core.cards import card_symbol
-from cardtable.formats import read_deal
+from cardtable.formats import read_deal, read_saved_game
 from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
@@ -337,3 +338,114 @@ def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
     assert Session(nearly_won_fan()).hint().startswith("play t1 f3 (Q♠ fan/1 to foundation/3)")
     assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
     assert "hint" in COMMANDS
+
+
+# -- save and resume ------------------------------------------------------------------
+
+
+def resumed_from(path: Path) -> Session:
+    return Session.resume(read_saved_game(path.read_text(encoding="utf-8")), str(path))
+
+
+def test_a_saved_game_resumes_with_its_undo_and_redo(tmp_path: Path) -> None:
+    game = session("acey-and-kingsley", 7)
+    for line in ["d", "d", "d", "u"]:
+        game.handle(line)
+    path = tmp_path / "acey.json"
+    assert game.save(str(path)) == f"saved after 2 moves to {path}; resume with: cardtable play {path}"
+    resumed = resumed_from(path)
+    assert resumed.state == game.state and resumed.state.move_stack == game.state.move_stack
+    assert resumed.redo() == game.redo()
+    assert resumed.state == game.state
+    resumed.restart()
+    assert resumed.state == deal(load_game("acey-and-kingsley"), 7)
+
+
+def test_a_lucie_redeal_survives_a_save(tmp_path: Path) -> None:
+    game = session("alexander-the-great-lucie", 2988)
+    for line in ["t2 t4", "t2 t1", "redeal"]:
+        game.play(line)
+    game.save(str(tmp_path / "lucie.json"))
+    resumed = resumed_from(tmp_path / "lucie.json")
+    assert resumed.state == game.state and resumed.state.redeals_left == 1
+    resumed.undo()
+    game.undo()
+    assert resumed.state == game.state
+
+
+def test_save_alone_names_the_file_after_the_deal_then_keeps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = session("alexander-the-great-lucie(redeals=0)", 3)
+    assert "0 moves to alexander-the-great-lucie-redeals-0-3.json;" in game.handle("save").message
+    game.save_path = "elsewhere.json"
+    assert "to elsewhere.json;" in game.handle("SAVE").message
+    assert "to Mine.json;" in game.handle("save Mine.json").message
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "Mine.json",
+        "alexander-the-great-lucie-redeals-0-3.json",
+        "elsewhere.json",
+    ]
+
+
+def test_a_failed_save_says_why_and_keeps_the_old_file(tmp_path: Path) -> None:
+    game = session("fan", 1)
+    path = tmp_path / "fan.json"
+    game.save(str(path))
+    before = path.read_text(encoding="utf-8")
+    game.play("t10 f0")
+    message = game.handle(f"save {tmp_path / 'no-such-dir' / 'x.json'}").message
+    assert message.startswith("cannot save to ") and message.endswith(
+        "no such file or directory; nothing was written"
+    )
+    assert path.read_text(encoding="utf-8") == before and list(tmp_path.iterdir()) == [path]
+
+
+def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> None:
+    saved = tmp_path / "fan-1.json"
+    assert "saved after 1 move" in play("fan", "1", lines=["t10 f0", f"save {saved}", "q"]).output
+    result = play(str(saved), lines=["u", "u", "q"])
+    assert result.exit_code == 0
+    assert "fan deal 1, resumed from " in result.output and "after 1 move: play it again" in result.output
+    assert "took back t10 f0: A♠" in result.output and "nothing to undo" in result.output
+    solution = tmp_path / "solution.json"
+    solution.write_text(CliRunner().invoke(main, ["solve", "fan", "1", "--json"]).output, encoding="utf-8")
+    assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=[]).output
+    position_file = tmp_path / "deal.json"
+    position_file.write_text(
+        CliRunner().invoke(main, ["deal", "fan", "2", "--json"]).output, encoding="utf-8"
+    )
+    assert play(str(position_file), lines=["q"]).output.startswith("fan deal 2: play it again")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{not json", "malformed deal json"),
+        ('{"game": "fan", "deal": {"game": "fan", "deal": 1}, "moves": []}', "its deal: "),
+        ("NOT A LIST", "'moves' must be a list of moves"),
+        ("MOVES", "move 1 ("),
+        ("UNDONE", "move to redo 1 ("),
+    ],
+)
+def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: str, problem: str) -> None:
+    start = json.loads(CliRunner().invoke(main, ["deal", "fan", "1", "--json"]).output)
+    bad_move = {"from": "fan/0", "to": "foundation/0", "card": "4D"}
+    if text == "NOT A LIST":
+        text = json.dumps({"game": "fan", "deal": start, "moves": 3})
+    elif text == "MOVES":
+        text = json.dumps({"game": "fan", "deal": start, "moves": [bad_move]})
+    elif text == "UNDONE":
+        text = json.dumps({"game": "fan", "deal": start, "moves": [], "undone": [bad_move]})
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    result = play(str(path), lines=["q"])
+    assert result.exit_code == 2 and problem in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_play_still_says_an_unknown_game_is_unknown() -> None:
+    result = play("klondike", lines=[])
+    assert result.exit_code == 2 and "unknown game: 'klondike'" in result.output

@@ -3,7 +3,9 @@
 This module is the contract with other tools: it reads and writes exactly the
 shapes of ``shared/formats.md`` (and ignores unknown fields), and every problem
 in its input becomes an :class:`InvalidDealError`, :class:`InvalidMoveError` or
-:class:`InvalidSolutionError` with a message that names it.
+:class:`InvalidSolutionError` with a message that names it. It also reads and
+writes the terminal's saved games (:class:`SavedGame`), which are the project's
+own: a solution's shape without a verdict.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from cardtable.core.errors import (
     CardtableError,
     InvalidDealError,
     InvalidMoveError,
+    InvalidSaveError,
     InvalidSolutionError,
 )
 from cardtable.core.move import CARD, DEAL, Move, PileId
@@ -199,28 +202,37 @@ class Solution:
 def read_solution(text: str) -> Solution:
     """Parse a solution file (its moves are not replayed here: see :func:`replay`)."""
     obj = _parse_json(text, "solution", InvalidSolutionError)
-    if not isinstance(obj, dict):
-        raise InvalidSolutionError("a solution must be a json object")
-    try:
-        deal = deal_from_dict(obj.get("deal"))
-    except InvalidDealError as problem:
-        raise InvalidSolutionError(f"its deal: {problem}") from None
-    game = obj.get("game", deal.spec.id)
-    spec = find_game(game) if isinstance(game, str) else None
-    if spec is None or spec.id != deal.spec.id:
-        raise InvalidSolutionError(f"'game' is {game!r} but its deal is a {deal.spec.id} deal")
+    deal, moves = _read_record(obj, "solution", InvalidSolutionError)
     result = obj.get("result")
     if result not in RESULTS:
         raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {result!r}")
-    moves = obj.get("moves", [])
-    if not isinstance(moves, list):
-        raise InvalidSolutionError("'moves' must be a list of moves")
-    try:
-        parsed = [move_from_dict(m) for m in moves]
-    except InvalidMoveError as problem:
-        raise InvalidSolutionError(str(problem)) from None
     stats = obj.get("stats")
-    return Solution(deal, result, parsed, stats if isinstance(stats, dict) else {})
+    return Solution(deal, result, moves, stats if isinstance(stats, dict) else {})
+
+
+def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[State, list[Move]]:
+    """The deal and the moves of a solution or a saved game, checked for shape (not replayed)."""
+    if not isinstance(obj, dict):
+        raise error(f"a {what} must be a json object")
+    try:
+        deal = deal_from_dict(obj.get("deal"))
+    except InvalidDealError as problem:
+        raise error(f"its deal: {problem}") from None
+    game = obj.get("game", deal.spec.id)
+    spec = find_game(game) if isinstance(game, str) else None
+    if spec is None or spec.id != deal.spec.id:
+        raise error(f"'game' is {game!r} but its deal is a {deal.spec.id} deal")
+    return deal, _read_moves(obj, "moves", error)
+
+
+def _read_moves(obj: dict[str, Any], key: str, error: type[CardtableError]) -> list[Move]:
+    moves = obj.get(key, [])
+    if not isinstance(moves, list):
+        raise error(f"{key!r} must be a list of moves")
+    try:
+        return [move_from_dict(m) for m in moves]
+    except InvalidMoveError as problem:
+        raise error(str(problem)) from None
 
 
 @dataclass(frozen=True)
@@ -246,3 +258,53 @@ def replay(solution: Solution) -> Replay:
             len(solution.moves), f"the moves end without a win ({left} cards off the foundations)", state
         )
     return Replay(len(solution.moves), None, state)
+
+
+# -- saved games ----------------------------------------------------------------
+
+
+@dataclass
+class SavedGame:
+    """A game in progress as ``cardtable play`` saves it: its deal, the moves played, the moves taken back.
+
+    Shaped like a solution without a verdict, so that a solution file resumes
+    too (at the end of its line): ``game``, ``deal`` (the deal the game started
+    from, whole), ``moves``, and ``undone``, the moves ``redo`` would play again,
+    the next one first. Keeping the deal and the moves rather than the position
+    reached is what lets undo go back past the save.
+    """
+
+    deal: State
+    moves: list[Move]
+    undone: list[Move] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The saved game as a JSON object."""
+        return {
+            "game": self.deal.spec.id,
+            "deal": deal_to_dict(self.deal),
+            "moves": [move_to_dict(m) for m in self.moves],
+            "undone": [move_to_dict(m) for m in self.undone],
+        }
+
+    def replayed(self) -> State:
+        """The position reached, its moves on its stack; InvalidSaveError if a move (or one to redo) is illegal."""
+        state = self.deal.copy()
+        _replay_into(state, self.moves, "move")
+        _replay_into(state.copy(), self.undone, "move to redo")
+        return state
+
+
+def _replay_into(state: State, moves: list[Move], what: str) -> None:
+    for number, move in enumerate(moves, 1):
+        reason = state.why_illegal(move)
+        if reason is not None:
+            raise InvalidSaveError(f"{what} {number} ({move_to_json(move)}) is illegal: {reason}")
+        state.push(move)
+
+
+def read_saved_game(text: str) -> SavedGame:
+    """Parse a saved game, or a solution file (its verdict ignored); its moves are replayed by :meth:`SavedGame.replayed`."""
+    obj = _parse_json(text, "saved game", InvalidSaveError)
+    deal, moves = _read_record(obj, "saved game", InvalidSaveError)
+    return SavedGame(deal, moves, _read_moves(obj, "undone", InvalidSaveError))

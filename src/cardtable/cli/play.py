@@ -8,8 +8,12 @@ a session with strings and the command works the same on a terminal or a pipe.
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import re
 import secrets
 import shlex
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -17,7 +21,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_text
 from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
@@ -25,6 +29,8 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
+from cardtable.formats import SavedGame, read_deal, read_saved_game
+from cardtable.games import find_game
 from cardtable.render.text import HEADINGS, console, layout
 from cardtable.solver import Limit
 
@@ -35,6 +41,10 @@ HINT_SECONDS: Final = 10.0
 
 class NothingToDoError(CardtableError):
     """``undo`` at the start, or ``redo`` with nothing taken back."""
+
+
+class SaveFailedError(CardtableError, OSError):
+    """``save`` could not write its file; the game goes on, and any earlier save is intact."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +63,18 @@ class Session:
     the stock's automatic refills and redeals exactly.
     """
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, save_path: str | None = None) -> None:
+        """``save_path``: the file the game was resumed from, where ``save`` alone writes."""
         self.state = state
         self.redo_stack: list[Move] = []
+        self.save_path = save_path
+
+    @classmethod
+    def resume(cls, saved: SavedGame, path: str) -> Session:
+        """The game a save holds, as it was: its moves can be undone and its undone moves redone."""
+        session = cls(saved.replayed(), path)
+        session.redo_stack = saved.undone[::-1]
+        return session
 
     @property
     def moves(self) -> int:
@@ -73,6 +92,9 @@ class Session:
             command = COMMANDS.get(words)
             if command is not None:
                 return command(self)
+            first, _, rest = line.strip().partition(" ")
+            if first.lower() == "save":
+                return Reply(self.save(rest.strip() or None))
             return Reply(self.play(line), redraw=True)
         except CardtableError as error:
             return Reply(str(error))
@@ -131,6 +153,27 @@ class Session:
             self.redo_stack.append(self.state.pop())
         return "back at the start of the deal (redo replays your moves one by one)"
 
+    def save(self, path: str | None = None) -> str:
+        """Write the game to ``path`` (by default the file it came from, or one named after the deal).
+
+        The file holds the deal and the moves, so undo still goes back past the
+        save. It is written whole beside its target and then put in its place,
+        so a save that fails (a full disk, a bad path) leaves the old file as it was.
+        """
+        path = path or self.save_path or self._default_save_path()
+        start = self.state.copy(stack=True)
+        while start.move_stack:
+            start.pop()
+        saved = SavedGame(start, list(self.state.move_stack), self.redo_stack[::-1])
+        _write_whole(path, json.dumps(saved.to_dict()) + "\n")
+        self.save_path = path
+        return f"saved after {plural(self.moves, 'move')} to {path}; resume with: cardtable play {shlex.quote(path)}"
+
+    def _default_save_path(self) -> str:
+        name = re.sub(r"[^a-z0-9]+", "-", self.state.spec.id.lower()).strip("-")
+        number = self.state.deal_number
+        return f"{name}-{number if number is not None else 'position'}.json"
+
     # -- telling the player ---------------------------------------------------
 
     def status(self) -> str | None:
@@ -171,14 +214,14 @@ class Session:
         if state.spec.redeals:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
-        lines.append("Commands: undo (u), redo, restart, hint, moves (m), help (h, ?), quit (q)")
+        lines.append("Commands: undo (u), redo, restart, hint, moves (m), save [FILE], help (h, ?), quit (q)")
         return "\n".join(lines)
 
     def hint(self) -> str:
         """A move on a winning line from the solver, or why there is none.
 
         On a terminal the search shows a live line, and Ctrl-C stops the search,
-        not the game: the terminal keeps no save, so ending the session would lose it.
+        not the game: ending the session would lose whatever was not saved.
         """
         return hint_text(self.state, watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint"))
 
@@ -218,6 +261,25 @@ def pile_ranges(state: State) -> str:
     return ", ".join(parts)
 
 
+def _write_whole(path: str, text: str) -> None:
+    """Write ``text`` to a new file beside ``path``, then put it in ``path``'s place; SaveFailedError if anything fails."""
+    temporary = None
+    try:
+        directory = os.path.dirname(os.path.abspath(path))
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=directory, suffix=".tmp", delete=False
+        ) as file:
+            temporary = file.name
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as problem:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+        reason = (problem.strerror or str(problem)).lower()
+        raise SaveFailedError(f"cannot save to {path!r}: {reason}; nothing was written") from None
+
+
 def _quit(session: Session) -> Reply:
     return Reply(f"Bye. Play this deal again with: {session.replay_hint()}", quit=True)
 
@@ -252,7 +314,14 @@ def read_line(prompt: str) -> str | None:
 
 def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
     """Show the deal, then answer lines until the game is won, the player quits, or input ends."""
-    out.print(f"{session.title()}: play it again with {session.replay_hint()}. Type help for the moves.")
+    resumed = (
+        f", resumed from {session.save_path} after {plural(session.moves, 'move')}"
+        if session.save_path
+        else ""
+    )
+    out.print(
+        f"{session.title()}{resumed}: play it again with {session.replay_hint()}. Type help for the moves."
+    )
     _show(session, out)
     while not session.state.is_won():
         line = read(PROMPT)
@@ -277,21 +346,46 @@ def _show(session: Session, out: Console) -> None:
 
 
 @click.command(context_settings=NUMBER_ARGS)
-@click.argument("game")
+@click.argument("game", metavar="GAME|FILE")
 @click.argument("number", required=False, metavar="[N]")
 def play(game: str, number: str | None) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
+    Or play on from FILE: a game saved with the 'save' command (undo and redo
+    as they were), a solution file (at the end of its line), or a deal file.
+
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
-    (undo, redo, restart, hint, moves, help, quit); 'help' lists them all. In games
-    with a stock, Enter alone deals a card. Lines are read from standard input,
-    so a game can also be piped in; end of input quits.
+    (undo, redo, restart, hint, moves, save, help, quit); 'help' lists them all.
+    In games with a stock, Enter alone deals a card. Lines are read from standard
+    input, so a game can also be piped in; end of input quits.
     """
-    if number is None:
-        number = str(MIN_DEAL + secrets.randbelow(MAX_DEAL))
-    session = Session(numbered_deal(game, number))
+    if number is None and _names_a_file(game):
+        session = _session_from_file(game)
+    else:
+        if number is None:
+            number = str(MIN_DEAL + secrets.randbelow(MAX_DEAL))
+        session = Session(numbered_deal(game, number))
     _enable_line_editing()
     run_session(session, read_line, console())
+
+
+def _names_a_file(argument: str) -> bool:
+    """Whether ``play``'s one argument is a file: not a game id, and an existing file or a .json name."""
+    if find_game(argument) is not None:
+        return False
+    return os.path.isfile(argument) or argument.lower().endswith(".json")
+
+
+def _session_from_file(path: str) -> Session:
+    """A session from a saved game or a solution (both hold a whole deal), else from a deal file."""
+    text = read_text(path)
+    try:
+        holds_a_deal = isinstance(json.loads(text).get("deal"), dict)
+    except (ValueError, AttributeError, RecursionError):
+        holds_a_deal = False  # read_deal names the problem
+    if holds_a_deal:
+        return Session.resume(read_saved_game(text), path)
+    return Session(read_deal(text))
 
 
 def _enable_line_editing() -> None:

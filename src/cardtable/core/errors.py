@@ -33,3 +33,7 @@ class IllegalMoveError(CardtableError, ValueError):
 
 class InvalidSolutionError(CardtableError, ValueError):
     """A solution record that is malformed (not one whose moves are illegal)."""
+
+
+class InvalidSaveError(CardtableError, ValueError):
+    """A saved game that is malformed, or whose moves do not replay from its deal."""
