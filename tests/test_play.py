@@ -6,6 +6,7 @@ it, as a person at a terminal would type them.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -379,7 +380,7 @@ def test_save_alone_names_the_file_after_the_deal_then_keeps_it(
     monkeypatch.chdir(tmp_path)
     game = session("alexander-the-great-lucie(redeals=0)", 3)
     assert "0 moves to alexander-the-great-lucie-redeals-0-3.json;" in game.handle("save").message
-    game.save_path = "elsewhere.json"
+    game.save_path = "elsewhere.json"  # as after resuming from a save there
     assert "to elsewhere.json;" in game.handle("SAVE").message
     assert "to Mine.json;" in game.handle("save Mine.json").message
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -411,7 +412,13 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> 
     assert "took back t10 f0: A♠" in result.output and "nothing to undo" in result.output
     solution = tmp_path / "solution.json"
     solution.write_text(CliRunner().invoke(main, ["solve", "fan", "1", "--json"]).output, encoding="utf-8")
-    assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=[]).output
+    kept = solution.read_text(encoding="utf-8")
+    with contextlib.chdir(tmp_path):
+        stepped = play(str(solution), lines=["redo", "redo", "save", "q"]).output
+    assert "again: t10 f3" in stepped and "again: t1 t6" in stepped
+    assert "saved after 2 moves to fan-1.json;" in stepped
+    assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=["redo"] * 79).output
+    assert solution.read_text(encoding="utf-8") == kept  # a solution is not overwritten
     position_file = tmp_path / "deal.json"
     position_file.write_text(
         CliRunner().invoke(main, ["deal", "fan", "2", "--json"]).output, encoding="utf-8"
@@ -426,7 +433,7 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> 
         ('{"game": "fan", "deal": {"game": "fan", "deal": 1}, "moves": []}', "its deal: "),
         ("NOT A LIST", "'moves' must be a list of moves"),
         ("MOVES", "move 1 ("),
-        ("UNDONE", "move to redo 1 ("),
+        ("UNDONE", "of the moves to redo, move 1 ("),
     ],
 )
 def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: str, problem: str) -> None:

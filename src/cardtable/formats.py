@@ -288,19 +288,17 @@ class SavedGame:
         }
 
     def replayed(self) -> State:
-        """The position reached, its moves on its stack; InvalidSaveError if a move (or one to redo) is illegal."""
-        state = self.deal.copy()
-        _replay_into(state, self.moves, "move")
-        _replay_into(state.copy(), self.undone, "move to redo")
-        return state
+        """The position reached, its moves on its stack; InvalidSaveError if a move (or one to redo) is illegal.
 
-
-def _replay_into(state: State, moves: list[Move], what: str) -> None:
-    for number, move in enumerate(moves, 1):
-        reason = state.why_illegal(move)
-        if reason is not None:
-            raise InvalidSaveError(f"{what} {number} ({move_to_json(move)}) is illegal: {reason}")
-        state.push(move)
+        Both lists are replayed as solutions are (:func:`replay`), with no verdict to meet.
+        """
+        played = replay(Solution(self.deal, "unknown", self.moves))
+        if played.problem is not None:
+            raise InvalidSaveError(played.problem)
+        redone = replay(Solution(played.final, "unknown", self.undone))
+        if redone.problem is not None:
+            raise InvalidSaveError(f"of the moves to redo, {redone.problem}")
+        return played.final
 
 
 def read_saved_game(text: str) -> SavedGame:

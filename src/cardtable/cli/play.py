@@ -63,17 +63,23 @@ class Session:
     the stock's automatic refills and redeals exactly.
     """
 
-    def __init__(self, state: State, save_path: str | None = None) -> None:
-        """``save_path``: the file the game was resumed from, where ``save`` alone writes."""
+    def __init__(self, state: State) -> None:
         self.state = state
         self.redo_stack: list[Move] = []
-        self.save_path = save_path
+        self.resumed_from: str | None = None
+        self.save_path: str | None = None
+        """Where ``save`` alone writes: the save the game was resumed from, or the file it was last saved to."""
 
     @classmethod
-    def resume(cls, saved: SavedGame, path: str) -> Session:
-        """The game a save holds, as it was: its moves can be undone and its undone moves redone."""
-        session = cls(saved.replayed(), path)
+    def resume(cls, saved: SavedGame, path: str, *, save_there: bool = True) -> Session:
+        """The game a file holds, as it was: its moves can be undone and its undone moves redone.
+
+        ``save_there=False`` for a file that is not a save (a solution), which ``save`` must not overwrite.
+        """
+        session = cls(saved.replayed())
         session.redo_stack = saved.undone[::-1]
+        session.resumed_from = path
+        session.save_path = path if save_there else None
         return session
 
     @property
@@ -315,8 +321,8 @@ def read_line(prompt: str) -> str | None:
 def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
     """Show the deal, then answer lines until the game is won, the player quits, or input ends."""
     resumed = (
-        f", resumed from {session.save_path} after {plural(session.moves, 'move')}"
-        if session.save_path
+        f", resumed from {session.resumed_from} after {plural(session.moves, 'move')}"
+        if session.resumed_from
         else ""
     )
     out.print(
@@ -352,7 +358,7 @@ def play(game: str, number: str | None) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
     Or play on from FILE: a game saved with the 'save' command (undo and redo
-    as they were), a solution file (at the end of its line), or a deal file.
+    as they were), a solution file (its line ready for redo), or a deal file.
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
     (undo, redo, restart, hint, moves, save, help, quit); 'help' lists them all.
@@ -377,14 +383,22 @@ def _names_a_file(argument: str) -> bool:
 
 
 def _session_from_file(path: str) -> Session:
-    """A session from a saved game or a solution (both hold a whole deal), else from a deal file."""
+    """A session from a saved game or a solution (both hold a whole deal), else from a deal file.
+
+    A solution starts at its deal with its line ready for ``redo``, one move at
+    a time. ``save`` alone writes back only to a saved game: a solution or a
+    deal file is left as it is, and the game is saved under the deal's own name.
+    """
     text = read_text(path)
     try:
-        holds_a_deal = isinstance(json.loads(text).get("deal"), dict)
-    except (ValueError, AttributeError, RecursionError):
-        holds_a_deal = False  # read_deal names the problem
-    if holds_a_deal:
-        return Session.resume(read_saved_game(text), path)
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        obj = None  # read_deal names the problem
+    if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
+        saved = read_saved_game(text)
+        if "result" not in obj:
+            return Session.resume(saved, path)
+        return Session.resume(SavedGame(saved.deal, [], saved.moves), path, save_there=False)
     return Session(read_deal(text))
 
 
