@@ -380,6 +380,13 @@ def test_save_alone_names_the_file_after_the_deal_then_keeps_it(
     monkeypatch.chdir(tmp_path)
     game = session("alexander-the-great-lucie(redeals=0)", 3)
     assert "0 moves to alexander-the-great-lucie-redeals-0-3.json;" in game.handle("save").message
+    again = game.handle("save").message  # its own file now, so no question asked
+    assert "0 moves to alexander-the-great-lucie-redeals-0-3.json;" in again
+    fresh = session("alexander-the-great-lucie(redeals=0)", 3)
+    assert fresh.handle("save").message == (
+        "'alexander-the-great-lucie-redeals-0-3.json' already exists: to replace it, name it"
+        " (save alexander-the-great-lucie-redeals-0-3.json), or save elsewhere"
+    )
     game.save_path = "elsewhere.json"  # as after resuming from a save there
     assert "to elsewhere.json;" in game.handle("SAVE").message
     assert "to Mine.json;" in game.handle("save Mine.json").message
@@ -404,7 +411,7 @@ def test_a_failed_save_says_why_and_keeps_the_old_file(tmp_path: Path) -> None:
 
 
 def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> None:
-    saved = tmp_path / "fan-1.json"
+    saved = tmp_path / "saved.json"
     assert "saved after 1 move" in play("fan", "1", lines=["t10 f0", f"save {saved}", "q"]).output
     result = play(str(saved), lines=["u", "u", "q"])
     assert result.exit_code == 0

@@ -160,13 +160,21 @@ class Session:
         return "back at the start of the deal (redo replays your moves one by one)"
 
     def save(self, path: str | None = None) -> str:
-        """Write the game to ``path`` (by default the file it came from, or one named after the deal).
+        """Write the game to ``path`` (by default the save it came from, or one named after the deal).
 
-        The file holds the deal and the moves, so undo still goes back past the
+        A file named after the deal is never written over unasked: it may be
+        anything. The file holds the deal and the moves, so undo still goes back past the
         save. It is written whole beside its target and then put in its place,
         so a save that fails (a full disk, a bad path) leaves the old file as it was.
         """
-        path = path or self.save_path or self._default_save_path()
+        if not path and not self.save_path:
+            path = self._default_save_path()
+            if os.path.exists(path):
+                raise SaveFailedError(
+                    f"{path!r} already exists: to replace it, name it (save {path}), or save elsewhere"
+                )
+        path = path or self.save_path
+        assert path is not None
         start = self.state.copy(stack=True)
         while start.move_stack:
             start.pop()
