@@ -267,8 +267,8 @@ def replay(solution: Solution) -> Replay:
 class SavedGame:
     """A game in progress as ``cardtable play`` saves it: its deal, the moves played, the moves taken back.
 
-    Shaped like a solution without a verdict, so that a solution file resumes
-    too (at the end of its line): ``game``, ``deal`` (the deal the game started
+    Shaped like a solution without a verdict, so that a solution file opens
+    too (``cardtable play`` puts its line up for redo): ``game``, ``deal`` (the deal the game started
     from, whole), ``moves``, and ``undone``, the moves ``redo`` would play again,
     the next one first. Keeping the deal and the moves rather than the position
     reached is what lets undo go back past the save.

@@ -167,21 +167,20 @@ class Session:
         save. It is written whole beside its target and then put in its place,
         so a save that fails (a full disk, a bad path) leaves the old file as it was.
         """
-        if not path and not self.save_path:
-            path = self._default_save_path()
-            if os.path.exists(path):
+        target = path or self.save_path
+        if target is None:
+            target = self._default_save_path()
+            if os.path.exists(target):
                 raise SaveFailedError(
-                    f"{path!r} already exists: to replace it, name it (save {path}), or save elsewhere"
+                    f"{target!r} already exists: to replace it, name it (save {target}), or save elsewhere"
                 )
-        path = path or self.save_path
-        assert path is not None
         start = self.state.copy(stack=True)
         while start.move_stack:
             start.pop()
         saved = SavedGame(start, list(self.state.move_stack), self.redo_stack[::-1])
-        _write_whole(path, json.dumps(saved.to_dict()) + "\n")
-        self.save_path = path
-        return f"saved after {plural(self.moves, 'move')} to {path}; resume with: cardtable play {shlex.quote(path)}"
+        _write_whole(target, json.dumps(saved.to_dict()) + "\n")
+        self.save_path = target
+        return f"saved after {plural(self.moves, 'move')} to {target}; resume with: cardtable play {shlex.quote(target)}"
 
     def _default_save_path(self) -> str:
         name = re.sub(r"[^a-z0-9]+", "-", self.state.spec.id.lower()).strip("-")
