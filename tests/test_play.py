@@ -463,3 +463,29 @@ def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: s
 def test_play_still_says_an_unknown_game_is_unknown() -> None:
     result = play("klondike", lines=[])
     assert result.exit_code == 2 and "unknown game: 'klondike'" in result.output
+
+
+# -- auto -------------------------------------------------------------------------------
+
+
+def test_auto_sends_home_what_is_safe_one_undo_at_a_time() -> None:
+    game = session("alexander-the-great", 1)
+    assert game.handle("auto").message == (
+        "sent home in 3 moves (undo takes back one at a time): t1 f1: 2♦; t1 f3: Q♠; t3 f1: 3♦"
+    )
+    game.undo()
+    assert game.moves == 2
+    assert game.handle("auto").message.startswith("sent home in 1 move ")
+    assert game.handle("auto").message == "no card can safely go home now"
+
+
+def test_auto_can_finish_a_game() -> None:
+    output = run_lines(Session(nearly_won_fan()), ["auto"])
+    assert output.rstrip().endswith("You won fan deal 77 in 2 moves!")
+
+
+def test_auto_says_why_it_never_moves_in_acey_and_kingsley() -> None:
+    assert session("acey-and-kingsley", 3).handle("auto").message == (
+        "auto never moves a card in acey-and-kingsley: its foundations give cards back,"
+        " so no move home is sure to be safe"
+    )

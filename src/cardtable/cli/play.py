@@ -33,6 +33,7 @@ from cardtable.formats import SavedGame, read_deal, read_saved_game
 from cardtable.games import find_game
 from cardtable.render.text import HEADINGS, console, layout
 from cardtable.solver import Limit
+from cardtable.solver.prune import pruner, safe_home_move
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -133,6 +134,21 @@ class Session:
             return f"{what}; the stock refills {pile_code(self.state, move.source)} with {refill}"
         return what
 
+    def auto(self) -> str:
+        """Send home every card that can safely go, one move each (see :func:`safe_home_move`)."""
+        sent: list[str] = []
+        while (move := safe_home_move(self.state)) is not None:
+            sent.append(self.push(move))
+            self.redo_stack.clear()
+        if not sent:
+            if not pruner(self.state.spec).in_suit:
+                raise NothingToDoError(
+                    f"auto never moves a card in {self.state.spec.id}: its foundations give cards back,"
+                    " so no move home is sure to be safe"
+                )
+            raise NothingToDoError("no card can safely go home now")
+        return f"sent home in {plural(len(sent), 'move')} (undo takes back one at a time): " + "; ".join(sent)
+
     def _fans_now(self) -> str:
         fans = len(self.state.group(self.state.spec.groups[-1].name))
         return f"the fans are dealt again into {plural(fans, 'fan')} ({plural(self.state.redeals_left, 'redeal')} left)"
@@ -227,7 +243,9 @@ class Session:
         if state.spec.redeals:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
-        lines.append("Commands: undo (u), redo, restart, hint, moves (m), save [FILE], help (h, ?), quit (q)")
+        lines.append(
+            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], help (h, ?), quit (q)"
+        )
         return "\n".join(lines)
 
     def hint(self) -> str:
@@ -306,6 +324,7 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "h": lambda s: Reply(s.help()),
     "?": lambda s: Reply(s.help()),
     "hint": lambda s: Reply(s.hint()),
+    "auto": lambda s: Reply(s.auto(), redraw=True),
     "moves": lambda s: Reply(s.legal()),
     "m": lambda s: Reply(s.legal()),
     "quit": _quit,
@@ -368,7 +387,7 @@ def play(game: str, number: str | None) -> None:
     as they were), a solution file (its line ready for redo), or a deal file.
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
-    (undo, redo, restart, hint, moves, save, help, quit); 'help' lists them all.
+    (undo, redo, restart, hint, auto, moves, save, help, quit); 'help' lists them all.
     In games with a stock, Enter alone deals a card. Lines are read from standard
     input, so a game can also be piped in; end of input quits.
     """

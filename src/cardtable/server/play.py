@@ -9,15 +9,13 @@ taken back and redone together.
 from __future__ import annotations
 
 import secrets
-from functools import cache
 from typing import Any, Final
 
 from cardtable.core.errors import CardtableError, IllegalMoveError
 from cardtable.core.move import Move
-from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
-from cardtable.solver.prune import Pruner
+from cardtable.solver.prune import safe_home_move
 from cardtable.store.records import PlayRecord, Status
 
 IDLE_CAP: Final = 300.0
@@ -26,26 +24,6 @@ IDLE_CAP: Final = 300.0
 
 class NothingToDoError(CardtableError):
     """Undo with no move made, redo with nothing taken back, or a change to a won game."""
-
-
-@cache
-def pruner(spec: GameSpec) -> Pruner:
-    """The solver's knowledge of a game, made once: autoplay asks it what is safe."""
-    return Pruner(spec)
-
-
-def safe_home_move(state: State) -> Move | None:
-    """A move to a foundation that provably never spoils a win, or None.
-
-    The proof is the solver's (:meth:`Pruner.safe_home`): in-suit one-deck
-    games whose foundations never give a card back, once no redeal can undo
-    the argument. Elsewhere (Acey and Kingsley) autoplay does nothing.
-    """
-    rules = pruner(state.spec)
-    if not rules.safe_home(state):
-        return None
-    found = rules.home_move(state)
-    return None if found is None else state.move_at(*found)
 
 
 Entry = tuple[Move, bool]  # a move and whether autoplay made it

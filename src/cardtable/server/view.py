@@ -12,7 +12,8 @@ from cardtable.core.notation import move_text, pile_code
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
 from cardtable.server.models import MoveView, PileView, PlayView
-from cardtable.server.play import Play, pruner
+from cardtable.server.play import Play
+from cardtable.solver.prune import pruner
 
 
 def move_view(state: State, move: Move) -> MoveView:

@@ -52,8 +52,10 @@ redeal comes, and so the redeal itself.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF, Card
+from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec, Kind
 from cardtable.core.state import State
 
@@ -247,3 +249,23 @@ def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
     for base, card in zip(bases, spec.foundation_starts):
         up[SUIT_OF[card]] = base != KING
     return (up[0], up[1], up[2], up[3])
+
+
+@cache
+def pruner(spec: GameSpec) -> Pruner:
+    """The solver's knowledge of a game, made once: autoplay asks it what is safe."""
+    return Pruner(spec)
+
+
+def safe_home_move(state: State) -> Move | None:
+    """A move to a foundation that provably never spoils a win, or None.
+
+    The proof is the solver's (:meth:`Pruner.safe_home`): in-suit one-deck
+    games whose foundations never give a card back, once no redeal can undo
+    the argument. Elsewhere (Acey and Kingsley) there is none, and autoplay does nothing.
+    """
+    rules = pruner(state.spec)
+    if not rules.safe_home(state):
+        return None
+    found = rules.home_move(state)
+    return None if found is None else state.move_at(*found)
