@@ -143,8 +143,7 @@ class Session:
         if not sent:
             if not pruner(self.state.spec).in_suit:
                 raise NothingToDoError(
-                    f"auto never moves a card in {self.state.spec.id}: its foundations give cards back,"
-                    " so no move home is sure to be safe"
+                    f"auto never moves a card in {self.state.spec.id}: no move home is provably safe there"
                 )
             raise NothingToDoError("no card can safely go home now")
         return f"sent home in {plural(len(sent), 'move')} (undo takes back one at a time): " + "; ".join(sent)
