@@ -6,7 +6,6 @@ it, as a person at a terminal would type them.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import re
@@ -410,7 +409,9 @@ def test_a_failed_save_says_why_and_keeps_the_old_file(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == before and list(tmp_path.iterdir()) == [path]
 
 
-def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> None:
+def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     saved = tmp_path / "saved.json"
     assert "saved after 1 move" in play("fan", "1", lines=["t10 f0", f"save {saved}", "q"]).output
     result = play(str(saved), lines=["u", "u", "q"])
@@ -420,8 +421,8 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(tmp_path: Path) -> 
     solution = tmp_path / "solution.json"
     solution.write_text(CliRunner().invoke(main, ["solve", "fan", "1", "--json"]).output, encoding="utf-8")
     kept = solution.read_text(encoding="utf-8")
-    with contextlib.chdir(tmp_path):
-        stepped = play(str(solution), lines=["redo", "redo", "save", "q"]).output
+    monkeypatch.chdir(tmp_path)
+    stepped = play(str(solution), lines=["redo", "redo", "save", "q"]).output
     assert "again: t10 f3" in stepped and "again: t1 t6" in stepped
     assert "saved after 2 moves to fan-1.json;" in stepped
     assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=["redo"] * 79).output
@@ -476,6 +477,7 @@ def test_auto_sends_home_what_is_safe_one_undo_at_a_time() -> None:
     game.undo()
     assert game.moves == 2
     assert game.handle("auto").message.startswith("sent home in 1 move ")
+    assert game.handle("redo").message == "nothing to redo"  # auto's moves are new moves
     assert game.handle("auto").message == "no card can safely go home now"
 
 

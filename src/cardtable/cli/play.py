@@ -139,13 +139,13 @@ class Session:
         sent: list[str] = []
         while (move := safe_home_move(self.state)) is not None:
             sent.append(self.push(move))
-            self.redo_stack.clear()
         if not sent:
             if not pruner(self.state.spec).in_suit:
                 raise NothingToDoError(
                     f"auto never moves a card in {self.state.spec.id}: no move home is provably safe there"
                 )
             raise NothingToDoError("no card can safely go home now")
+        self.redo_stack.clear()  # new moves forget what could be redone, as a typed move does
         return f"sent home in {plural(len(sent), 'move')} (undo takes back one at a time): " + "; ".join(sent)
 
     def _fans_now(self) -> str:
