@@ -490,3 +490,34 @@ def test_auto_says_why_it_never_moves_in_acey_and_kingsley() -> None:
     assert session("acey-and-kingsley", 3).handle("auto").message == (
         "auto never moves a card in acey-and-kingsley: no move home is provably safe there"
     )
+
+
+# -- quitting with unsaved moves -------------------------------------------------
+
+
+def test_quit_asks_once_before_losing_moves_and_any_other_line_resets_it() -> None:
+    game = session("fan", 1)
+    assert game.handle("q").quit  # nothing played: nothing to lose
+    game.play("t10 f0")
+    first = game.handle("quit")
+    assert not first.quit
+    assert first.message == (
+        "Not saved: 1 move. Save them with save [FILE], or type quit again to leave without them."
+    )
+    assert not game.handle("help").quit and not game.handle("q").quit  # asked afresh
+    assert game.handle("q").quit
+
+
+def test_quit_leaves_at_once_after_a_save_until_the_next_change(tmp_path: Path) -> None:
+    game = session("fan", 1)
+    game.play("t10 f0")
+    game.save(str(tmp_path / "fan.json"))
+    assert game.handle("q").quit
+    game.undo()
+    assert game.handle("q").message.startswith("Not saved: 1 move taken back.")
+    assert resumed_from(tmp_path / "fan.json").handle("q").quit
+
+
+def test_end_of_input_says_what_was_not_saved() -> None:
+    output = run_lines(session("fan", 1), ["t10 f0", "t1 t6", "u"])
+    assert output.rstrip().endswith(f"Not saved: 1 move and 1 move taken back.\n{BYE} fan 1")

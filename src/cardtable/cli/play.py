@@ -70,6 +70,9 @@ class Session:
         self.resumed_from: str | None = None
         self.save_path: str | None = None
         """Where ``save`` alone writes: the save the game was resumed from, or the file it was last saved to."""
+        self._kept = self._line()
+        """The moves and undone moves as last saved or opened: ``quit`` asks before losing others."""
+        self._quit_asked = False
 
     @classmethod
     def resume(cls, saved: SavedGame, path: str, *, save_there: bool = True) -> Session:
@@ -81,6 +84,7 @@ class Session:
         session.redo_stack = saved.undone[::-1]
         session.resumed_from = path
         session.save_path = path if save_there else None
+        session._kept = session._line()
         return session
 
     @property
@@ -88,12 +92,24 @@ class Session:
         """How many moves have been played (deals and redeals count)."""
         return len(self.state.move_stack)
 
+    def _line(self) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+        """What a save holds beyond the deal: the moves played and the moves taken back."""
+        return tuple(self.state.move_stack), tuple(self.redo_stack)
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether quitting now would lose moves: played or taken back since the last save (or the start)."""
+        return not self.state.is_won() and self._line() != self._kept
+
     # -- the replies to a typed line ------------------------------------------
 
     def handle(self, line: str) -> Reply:
         """Answer one typed line: a command, a move, or Enter; errors become a message."""
         words = line.strip().lower()
+        quit_asked, self._quit_asked = self._quit_asked, False
         try:
+            if words in QUIT_WORDS:
+                return self.quit(confirmed=quit_asked)
             if not words:
                 return self._enter()
             command = COMMANDS.get(words)
@@ -195,12 +211,29 @@ class Session:
         saved = SavedGame(start, list(self.state.move_stack), self.redo_stack[::-1])
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
+        self._kept = self._line()
         return f"saved after {plural(self.moves, 'move')} to {target}; resume with: cardtable play {shlex.quote(target)}"
 
     def _default_save_path(self) -> str:
         name = re.sub(r"[^a-z0-9]+", "-", self.state.spec.id.lower()).strip("-")
         number = self.state.deal_number
         return f"{name}-{number if number is not None else 'position'}.json"
+
+    def quit(self, *, confirmed: bool = False) -> Reply:
+        """End the session; with unsaved moves, only when asked twice in a row (the first time says so)."""
+        if self.unsaved and not confirmed:
+            self._quit_asked = True
+            return Reply(
+                f"{self.unsaved_note()} Save them with save [FILE], or type quit again to leave without them."
+            )
+        return Reply(f"Bye. Play this deal again with: {self.replay_hint()}", quit=True)
+
+    def unsaved_note(self) -> str:
+        """What quitting now would lose, in a sentence."""
+        played, undone = len(self.state.move_stack), len(self.redo_stack)
+        what = [plural(played, "move")] if played else []
+        what += [f"{plural(undone, 'move')} taken back"] if undone else []
+        return f"Not saved: {' and '.join(what)}."
 
     # -- telling the player ---------------------------------------------------
 
@@ -310,10 +343,6 @@ def _write_whole(path: str, text: str) -> None:
         raise SaveFailedError(f"cannot save to {path!r}: {reason}; nothing was written") from None
 
 
-def _quit(session: Session) -> Reply:
-    return Reply(f"Bye. Play this deal again with: {session.replay_hint()}", quit=True)
-
-
 COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "undo": lambda s: Reply(s.undo(), redraw=True),
     "u": lambda s: Reply(s.undo(), redraw=True),
@@ -326,10 +355,10 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "auto": lambda s: Reply(s.auto(), redraw=True),
     "moves": lambda s: Reply(s.legal()),
     "m": lambda s: Reply(s.legal()),
-    "quit": _quit,
-    "q": _quit,
 }
 """The words that are commands, not moves; none of them is a pile code or a card."""
+QUIT_WORDS: Final = frozenset({"quit", "q"})
+"""Also commands, handled by :meth:`Session.quit`, which must know whether the line before asked it."""
 
 
 # -- input and output -----------------------------------------------------------
@@ -358,7 +387,9 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
         line = read(PROMPT)
         if line is None:
             out.print()
-            out.print(_quit(session).message)
+            if session.unsaved:
+                out.print(session.unsaved_note())
+            out.print(session.quit(confirmed=True).message)
             return
         reply = session.handle(line)
         if reply.message:
