@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from cardtable.cli.main import main
-from cardtable.cli.serve import default_db, exposure_warning
+from cardtable.cli.serve import exposure_warning
+from cardtable.cli.stats import default_db
 from web.conftest import SERVE
 
 

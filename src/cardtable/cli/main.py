@@ -23,6 +23,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "moves": ("cardtable.cli.info", "moves"),
     "check": ("cardtable.cli.info", "check"),
     "play": ("cardtable.cli.play", "play"),
+    "stats": ("cardtable.cli.stats", "stats"),
     "solve": ("cardtable.cli.solve", "solve"),
     "hint": ("cardtable.cli.solve", "hint"),
     "serve": ("cardtable.cli.serve", "serve"),

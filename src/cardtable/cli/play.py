@@ -14,8 +14,10 @@ import re
 import secrets
 import shlex
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final
 
 import click
@@ -23,17 +25,19 @@ from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_text
 from cardtable.cli.solve import hint_text, watched_solve
+from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import CardtableError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
-from cardtable.formats import SavedGame, read_deal, read_saved_game
+from cardtable.formats import SavedGame, deal_to_dict, move_to_dict, read_deal, read_saved_game
 from cardtable.games import find_game
 from cardtable.render.text import HEADINGS, console, layout
 from cardtable.solver import Limit
 from cardtable.solver.prune import pruner, safe_home_move
+from cardtable.store.records import IDLE_CAP, PlayRecord, Status
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -64,14 +68,23 @@ class Session:
     the stock's automatic refills and redeals exactly.
     """
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, clock: Callable[[], float] = time.time) -> None:
         self.state = state
         self.redo_stack: list[Move] = []
+        self.clock = clock
+        self.created = self._last_line = clock()
+        self.seconds = 0.0
+        """Play time: the time between typed lines, at most IDLE_CAP each, as the browser counts it."""
+        self.hints = 0
+        self.assisted = False
+        """Whether the solver's line was followed: the game was opened from a solution."""
+        self.scorebook: Scorebook | None = None
+        self.no_stats_reason = "statistics are off in this game"
         self.resumed_from: str | None = None
         self.save_path: str | None = None
         """Where ``save`` alone writes: the save the game was resumed from, or the file it was last saved to."""
-        self._kept = self._line()
-        """The moves and undone moves as last saved or opened: ``quit`` asks before losing others."""
+        self._kept = self._opened = self._line()
+        """The moves and undone moves as last saved (kept) or as opened: ``quit`` asks before losing others."""
         self._quit_asked = False
 
     @classmethod
@@ -84,7 +97,8 @@ class Session:
         session.redo_stack = saved.undone[::-1]
         session.resumed_from = path
         session.save_path = path if save_there else None
-        session._kept = session._line()
+        session.assisted = not save_there
+        session._kept = session._opened = session._line()
         return session
 
     @property
@@ -106,6 +120,9 @@ class Session:
     def handle(self, line: str) -> Reply:
         """Answer one typed line: a command, a move, or Enter; errors become a message."""
         words = line.strip().lower()
+        now = self.clock()
+        self.seconds += min(max(0.0, now - self._last_line), IDLE_CAP)
+        self._last_line = now
         quit_asked, self._quit_asked = self._quit_asked, False
         try:
             if words in QUIT_WORDS:
@@ -205,14 +222,18 @@ class Session:
                 raise SaveFailedError(
                     f"{target!r} already exists: to replace it, name it (save {target}), or save elsewhere"
                 )
-        start = self.state.copy(stack=True)
-        while start.move_stack:
-            start.pop()
-        saved = SavedGame(start, list(self.state.move_stack), self.redo_stack[::-1])
+        saved = SavedGame(self._start(), list(self.state.move_stack), self.redo_stack[::-1])
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
         self._kept = self._line()
         return f"saved after {plural(self.moves, 'move')} to {target}; resume with: cardtable play {shlex.quote(target)}"
+
+    def _start(self) -> State:
+        """The position the game started from: the deal, before any move."""
+        start = self.state.copy(stack=True)
+        while start.move_stack:
+            start.pop()
+        return start
 
     def _default_save_path(self) -> str:
         name = re.sub(r"[^a-z0-9]+", "-", self.state.spec.id.lower()).strip("-")
@@ -234,6 +255,56 @@ class Session:
         what = [plural(played, "move")] if played else []
         what += [f"{plural(undone, 'move')} taken back"] if undone else []
         return f"Not saved: {' and '.join(what)}."
+
+    # -- statistics -----------------------------------------------------------
+
+    def outcome(self) -> Status | None:
+        """How the game counts in the statistics as the session ends; None when it does not count now.
+
+        A session that played and took back nothing adds nothing: a saved game
+        that is resumed and left again was counted, if at all, when it was
+        played. Won and lost count as they stand; a game left with moves
+        counts as abandoned, unless it was saved, since a save is resumed and
+        counts when it ends.
+        """
+        if self._line() == self._opened:
+            return None
+        if self.state.is_won():
+            return "won"
+        if self.state.is_lost():
+            return "lost"
+        return None if self.save_path is not None else "abandoned"
+
+    def keep(self) -> Status | None:
+        """Add the game to the statistics if it counts now (see :meth:`outcome`); its status, or None."""
+        status = self.outcome()
+        if status is None or self.scorebook is None:
+            return None
+        now = self.clock()
+        self.scorebook.keep(
+            PlayRecord(
+                id=secrets.token_urlsafe(9),
+                player=TERMINAL_PLAYER,
+                game=self.state.spec.id,
+                deal=self.state.deal_number,
+                start=deal_to_dict(self._start()),
+                moves=[move_to_dict(move) for move in self.state.move_stack],
+                status=status,
+                seconds=self.seconds + min(max(0.0, now - self._last_line), IDLE_CAP),
+                assisted=self.assisted,
+                hints=self.hints,
+                created=self.created,
+                updated=now,
+                finished=now,
+            )
+        )
+        return status
+
+    def stats(self) -> str:
+        """The terminal's statistics per game (this game counts once it ends)."""
+        if self.scorebook is None:
+            raise NothingToDoError(self.no_stats_reason)
+        return stats_table(self.scorebook.stats())
 
     # -- telling the player ---------------------------------------------------
 
@@ -276,7 +347,7 @@ class Session:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
         lines.append(
-            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], help (h, ?), quit (q)"
+            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q)"
         )
         return "\n".join(lines)
 
@@ -286,6 +357,7 @@ class Session:
         On a terminal the search shows a live line, and Ctrl-C stops the search,
         not the game: ending the session would lose whatever was not saved.
         """
+        self.hints += 1
         return hint_text(self.state, watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint"))
 
     def legal(self) -> str:
@@ -353,6 +425,7 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "?": lambda s: Reply(s.help()),
     "hint": lambda s: Reply(s.hint()),
     "auto": lambda s: Reply(s.auto(), redraw=True),
+    "stats": lambda s: Reply(s.stats()),
     "moves": lambda s: Reply(s.legal()),
     "m": lambda s: Reply(s.legal()),
 }
@@ -390,14 +463,23 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
             if session.unsaved:
                 out.print(session.unsaved_note())
             out.print(session.quit(confirmed=True).message)
-            return
+            break
         reply = session.handle(line)
         if reply.message:
             out.print(reply.message)
         if reply.redraw:
             _show(session, out)
         if reply.quit:
-            return
+            break
+    _keep(session, out)
+
+
+def _keep(session: Session, out: Console) -> None:
+    """Add the game to the statistics if it counts: one line if that fails, never an error."""
+    try:
+        session.keep()
+    except StatsUnavailableError as error:
+        out.print(str(error))
 
 
 def _show(session: Session, out: Console) -> None:
@@ -410,16 +492,21 @@ def _show(session: Session, out: Console) -> None:
 @click.command(context_settings=NUMBER_ARGS)
 @click.argument("game", metavar="GAME|FILE")
 @click.argument("number", required=False, metavar="[N]")
-def play(game: str, number: str | None) -> None:
+@db_option("the statistics (shared with cardtable serve)")
+@click.option("--no-stats", is_flag=True, help="Keep this game out of the statistics.")
+def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
     Or play on from FILE: a game saved with the 'save' command (undo and redo
     as they were), a solution file (its line ready for redo), or a deal file.
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
-    (undo, redo, restart, hint, auto, moves, save, help, quit); 'help' lists them all.
+    (undo, redo, restart, hint, auto, moves, save, stats, help, quit); 'help' lists them all.
     In games with a stock, Enter alone deals a card. Lines are read from standard
     input, so a game can also be piped in; end of input quits.
+
+    A game won, lost, or left unsaved with moves counts in the statistics
+    ('cardtable stats'), unless --no-stats.
     """
     if number is None and _names_a_file(game):
         session = _session_from_file(game)
@@ -427,8 +514,21 @@ def play(game: str, number: str | None) -> None:
         if number is None:
             number = str(MIN_DEAL + secrets.randbelow(MAX_DEAL))
         session = Session(numbered_deal(game, number))
+    out = console()
+    if no_stats:
+        session.no_stats_reason = "statistics are off in this game (--no-stats)"
+    else:
+        try:
+            session.scorebook = Scorebook.open(db)
+        except StatsUnavailableError as error:
+            session.no_stats_reason = f"statistics are not kept in this game: {error}"
+            out.print(session.no_stats_reason)
     _enable_line_editing()
-    run_session(session, read_line, console())
+    try:
+        run_session(session, read_line, out)
+    finally:
+        if session.scorebook is not None:
+            session.scorebook.close()
 
 
 def _names_a_file(argument: str) -> bool:

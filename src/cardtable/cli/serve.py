@@ -18,14 +18,10 @@ from pathlib import Path
 from typing import Final
 
 import click
-import platformdirs
+
+from cardtable.cli.stats import db_option, default_db
 
 LOCAL_NAMES: Final = ("127.0.0.1", "localhost")
-
-
-def default_db() -> Path:
-    """The database in the user's data directory (e.g. ~/.local/share/cardtable)."""
-    return platformdirs.user_data_path("cardtable") / "cardtable.sqlite"
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -69,12 +65,7 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port; 0 picks a free one."
 )
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="SQLite file for games and statistics [default: in the user data directory].",
-)
+@db_option("games and statistics")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     """Play in the browser: start a local server and print its address."""

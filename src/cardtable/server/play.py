@@ -9,17 +9,14 @@ taken back and redone together.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Final
+from typing import Any
 
 from cardtable.core.errors import CardtableError, IllegalMoveError
 from cardtable.core.move import Move
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
-from cardtable.store.records import PlayRecord, Status
-
-IDLE_CAP: Final = 300.0
-"""Seconds at most counted between two actions: a tab left open overnight is not play time."""
+from cardtable.store.records import IDLE_CAP, PlayRecord, Status
 
 
 class NothingToDoError(CardtableError):

@@ -10,6 +10,8 @@ FINISHED: Final[frozenset[str]] = frozenset({"won", "lost", "abandoned"})
 """Statuses that count in the statistics. ``lost`` may turn back into ``playing``
 when the player takes moves back; ``abandoned`` (a new game was started while
 this one had moves) is final."""
+IDLE_CAP: Final = 300.0
+"""Seconds at most counted between two actions: a tab or a terminal left open overnight is not play time."""
 
 
 @dataclass

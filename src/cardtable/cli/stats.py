@@ -1,0 +1,121 @@
+"""The terminal's statistics: each game played with ``cardtable play`` kept in the server's SQLite database.
+
+The terminal is one player of the database that ``cardtable serve`` uses, named
+``terminal``. A browser's player is the SHA-256 of its cookie (64 hex digits), so
+the two never mix, and the figures are the ones the browser shows
+(:func:`cardtable.store.game_stats`). Keeping a game must never spoil it: a
+database that cannot be opened or written costs the statistics one line of
+warning, never the game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final, TypeVar
+
+import click
+import platformdirs
+
+from cardtable.core.errors import CardtableError
+from cardtable.store import GameStats, PlayRecord, Store, game_stats
+
+TERMINAL_PLAYER: Final = "terminal"
+"""The player the terminal's games are kept under: never a browser's (those are 64 hex digits)."""
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class StatsUnavailableError(CardtableError):
+    """The statistics' database cannot be opened, read or written."""
+
+
+def default_db() -> Path:
+    """The database in the user's data directory (e.g. ~/.local/share/cardtable)."""
+    return platformdirs.user_data_path("cardtable") / "cardtable.sqlite"
+
+
+def db_option(what: str) -> Callable[[F], F]:
+    """The ``--db`` option of the commands that share the database; ``what`` says what it holds."""
+    return click.option(
+        "--db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help=f"SQLite file for {what} [default: in the user data directory].",
+    )
+
+
+class Scorebook:
+    """The terminal's finished games in the database: kept one by one, summed up per game."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, db: Path | None) -> Scorebook:
+        """The scorebook in ``db`` (None: the default database); StatsUnavailableError if it cannot be opened."""
+        path = db.expanduser() if db is not None else default_db()
+        try:
+            return cls(Store(path))
+        except FileExistsError:  # making its folder found a file of that name
+            raise StatsUnavailableError(
+                f"cannot open the database {str(path)!r}: {str(path.parent)!r} is a file, not a folder"
+            ) from None
+        except (OSError, sqlite3.Error) as error:
+            raise StatsUnavailableError(f"cannot open the database {str(path)!r}: {_reason(error)}") from None
+
+    def keep(self, record: PlayRecord) -> None:
+        """Add a finished game; StatsUnavailableError (and nothing written) if the database refuses it."""
+        try:
+            self.store.start(record)
+        except sqlite3.Error as error:
+            raise StatsUnavailableError(
+                f"the game was not added to the statistics in {self.store.path!r}: {_reason(error)}"
+            ) from None
+
+    def stats(self) -> list[GameStats]:
+        """The statistics of each game played in the terminal, in the order first played."""
+        try:
+            return game_stats(self.store.finished(TERMINAL_PLAYER))
+        except sqlite3.Error as error:
+            raise StatsUnavailableError(f"cannot read {self.store.path!r}: {_reason(error)}") from None
+
+    def close(self) -> None:
+        """Close the database."""
+        self.store.close()
+
+
+def stats_table(stats: list[GameStats]) -> str:
+    """The statistics as aligned plain text, one game a line (a game with options is a game of its own)."""
+    if not stats:
+        return "No game finished in the terminal yet: won, lost and abandoned games count."
+    width = max(len("game"), *(len(s.game) for s in stats))
+    lines = [f"{'game':<{width}}  played    won  win rate  streak  best streak"]
+    for s in stats:
+        lines.append(
+            f"{s.game:<{width}}  {s.played:>6}  {s.won:>5}  {s.win_rate:>8.1%}"
+            f"  {s.current_streak:>6}  {s.best_streak:>11}"
+        )
+    return "\n".join(lines)
+
+
+def _reason(error: Exception) -> str:
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return reason.lower()
+
+
+@click.command()
+@db_option("the games and statistics")
+def stats(db: Path | None) -> None:
+    """Show the statistics of the games played in the terminal: played, won, win rate and streaks, per game.
+
+    A game counts once it is won, lost, or left with moves that were not saved;
+    a game saved to a file counts when it ends after being resumed. The browser's
+    games keep their own statistics, on its Statistics page.
+    """
+    book = Scorebook.open(db)
+    try:
+        click.echo(stats_table(book.stats()))
+    finally:
+        book.close()

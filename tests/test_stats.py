@@ -1,0 +1,129 @@
+"""The terminal's statistics: which games count, what is kept, and a database that fails."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardtable.cli.play import Session
+from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
+from cardtable.formats import deal_to_dict
+from cardtable.store import Store
+from test_cli import run
+from test_play import nearly_won_fan, position, resumed_from, session, suit_run
+
+
+def fan_lost_in_two() -> Session:
+    """Fan, deal 78 in name: ``t0`` puts 10♠ home, then ``t0 t1`` (the only move) leaves none."""
+    foundations = [suit_run(s, 13) for s in "CDH"] + [suit_run("S", 9)]
+    piles = {"foundation": foundations, "fan": [["QS", "TS"], ["JS", "KS"]] + [[]] * 16}
+    return Session(position("fan", piles, deal=78))
+
+
+def kept(db: Path) -> list[tuple[str, int | None, str, int]]:
+    """What the database holds for the terminal: (game, deal, status, moves) per game."""
+    store = Store(db)
+    try:
+        return [(r.game, r.deal, r.status, len(r.moves)) for r in store.finished(TERMINAL_PLAYER)]
+    finally:
+        store.close()
+
+
+def deal_file(tmp_path: Path, session: Session) -> str:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal_to_dict(session.state)), encoding="utf-8")
+    return str(path)
+
+
+# -- which games count ---------------------------------------------------------------
+
+
+def test_won_lost_and_abandoned_games_count_as_they_end() -> None:
+    won = Session(nearly_won_fan())
+    for line in ["t1", "t0"]:
+        won.handle(line)
+    lost = fan_lost_in_two()
+    for line in ["t0", "t0 t1"]:
+        lost.handle(line)
+    left = session("fan", 1)
+    left.handle("t10 f0")
+    assert (won.outcome(), lost.outcome(), left.outcome()) == ("won", "lost", "abandoned")
+
+
+def test_nothing_counts_before_a_move_or_while_a_save_can_resume_it(tmp_path: Path) -> None:
+    untouched = session("fan", 1)
+    assert untouched.outcome() is None
+    saved = session("fan", 1)
+    saved.handle("t10 f0")
+    saved.save(str(tmp_path / "fan.json"))
+    saved.handle("t1 t6")
+    assert saved.outcome() is None  # counted once the resumed game ends
+    assert resumed_from(tmp_path / "fan.json").outcome() is None  # opened and left: nothing played here
+
+
+def test_a_kept_game_has_its_deal_moves_time_and_hints(tmp_path: Path) -> None:
+    ticks = iter([100.0, 110.0, 2000.0, 2005.0])
+    game = Session(nearly_won_fan(), clock=lambda: next(ticks))  # created at 100
+    game.scorebook = Scorebook.open(tmp_path / "db.sqlite")
+    game.handle("t1")  # 110: 10 s of play
+    game.handle("t0")  # 2000: idle for longer than the cap, counted as 300 s
+    assert game.keep() == "won"  # 2005: 5 s more
+    record = game.scorebook.store.finished(TERMINAL_PLAYER)[0]
+    assert (record.game, record.deal, record.status, record.seconds) == ("fan", 77, "won", 315.0)
+    assert record.start == deal_to_dict(nearly_won_fan())
+    assert [m["from"] for m in record.moves] == ["fan/1", "fan/0"]
+    assert (record.hints, record.assisted, record.created, record.finished) == (0, False, 100.0, 2005.0)
+
+
+# -- the commands ----------------------------------------------------------------------
+
+
+def test_play_keeps_each_game_and_stats_sums_them_up(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite")
+    won = run("play", deal_file(tmp_path, Session(nearly_won_fan())), "--db", db, input="t1\nt0\n")
+    assert won.exit_code == 0 and won.output.rstrip().endswith("You won fan deal 77 in 2 moves!")
+    run("play", "fan", "1", "--db", db, input="t10 f0\nq\nq\n")
+    run("play", "fan", "2", "--db", db, input="q\n")  # no move: not a game played
+    assert kept(Path(db)) == [("fan", 77, "won", 2), ("fan", 1, "abandoned", 1)]
+    table = run("stats", "--db", db)
+    assert table.exit_code == 0
+    assert table.output.splitlines() == [
+        "game  played    won  win rate  streak  best streak",
+        "fan        2      1     50.0%       0            1",
+    ]
+
+
+def test_stats_inside_a_game_and_with_nothing_kept(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite")
+    result = run("play", "fan", "1", "--db", db, input="stats\n")
+    assert "No game finished in the terminal yet: won, lost and abandoned games count." in result.output
+    off = run("play", "fan", "1", "--no-stats", "--db", db, input="t10 f0\nstats\nq\nq\n")
+    assert "statistics are off in this game (--no-stats)" in off.output
+    assert kept(Path(db)) == []
+
+
+def test_a_database_that_cannot_open_costs_the_statistics_not_the_game(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a directory", encoding="utf-8")
+    blocked = tmp_path / "file" / "db.sqlite"
+    result = run("play", "fan", "1", "--db", str(blocked), input="t10 f0\nstats\n")
+    assert result.exit_code == 0
+    assert result.output.startswith(
+        f"statistics are not kept in this game: cannot open the database '{blocked}':"
+        f" '{blocked.parent}' is a file, not a folder"
+    )
+    assert "t10 f0: A♠" in result.output
+    failed = run("stats", "--db", str(blocked))
+    assert failed.exit_code == 2 and "cardtable: cannot open the database" in failed.stderr
+    assert (tmp_path / "file").read_text(encoding="utf-8") == "not a directory"
+
+
+@pytest.mark.parametrize("lines", [["t0", "t0 t1", "q"], ["t0", "t0 t1"]])
+def test_a_lost_game_counts_when_the_player_leaves(tmp_path: Path, lines: list[str]) -> None:
+    db = tmp_path / "db.sqlite"
+    result = run(
+        "play", deal_file(tmp_path, fan_lost_in_two()), "--db", str(db), input="\n".join(lines) + "\n"
+    )
+    assert "No move is left: fan deal 78 is lost after 2 moves." in result.output
+    assert kept(db) == [("fan", 78, "lost", 2)]
