@@ -437,7 +437,10 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("{not json", "malformed deal json"),
+        (
+            "{not json",
+            "'bad.json': not a saved game, a solution or a deal: malformed json at line 1 column 2",
+        ),
         ('{"game": "fan", "deal": {"game": "fan", "deal": 1}, "moves": []}', "its deal: "),
         ("NOT A LIST", "'moves' must be a list of moves"),
         ("MOVES", "move 1 ("),
@@ -456,6 +459,7 @@ def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: s
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
     result = play(str(path), lines=["q"])
+    problem = problem.replace("'bad.json'", repr(str(path)))
     assert result.exit_code == 2 and problem in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert path.read_text(encoding="utf-8") == text

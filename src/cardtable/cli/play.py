@@ -23,7 +23,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_text
+from cardtable.cli.info import NUMBER_ARGS, InputFileError, numbered_deal, read_text
 from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
@@ -548,6 +548,11 @@ def _session_from_file(path: str) -> Session:
     text = read_text(path)
     try:
         obj = json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise InputFileError(
+            f"cannot read {path!r}: not a saved game, a solution or a deal: malformed json"
+            f" at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
+        ) from None
     except (ValueError, RecursionError):
         obj = None  # read_deal names the problem
     if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
