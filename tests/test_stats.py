@@ -97,6 +97,12 @@ def test_play_keeps_each_game_and_stats_sums_them_up(tmp_path: Path) -> None:
 
 def test_stats_inside_a_game_and_with_nothing_kept(tmp_path: Path) -> None:
     db = str(tmp_path / "db.sqlite")
+    fresh_home = {"XDG_DATA_HOME": str(tmp_path / "home")}
+    assert run("stats", env=fresh_home).output.startswith("No game finished in the terminal yet")
+    assert not (tmp_path / "home").exists()  # the default database is not made to say so
+    missing = run("stats", "--db", db)
+    assert missing.exit_code == 2 and f"cardtable: no database at {db!r}" in missing.stderr
+    assert not Path(db).exists()
     result = run("play", "fan", "1", "--db", db, input="stats\n")
     assert "No game finished in the terminal yet: won, lost and abandoned games count." in result.output
     off = run("play", "fan", "1", "--no-stats", "--db", db, input="t10 f0\nstats\nq\nq\n")
@@ -115,7 +121,7 @@ def test_a_database_that_cannot_open_costs_the_statistics_not_the_game(tmp_path:
     )
     assert "t10 f0: A♠" in result.output
     failed = run("stats", "--db", str(blocked))
-    assert failed.exit_code == 2 and "cardtable: cannot open the database" in failed.stderr
+    assert failed.exit_code == 2 and f"cardtable: no database at '{blocked}'" in failed.stderr
     assert (tmp_path / "file").read_text(encoding="utf-8") == "not a directory"
 
 
@@ -127,3 +133,14 @@ def test_a_lost_game_counts_when_the_player_leaves(tmp_path: Path, lines: list[s
     )
     assert "No move is left: fan deal 78 is lost after 2 moves." in result.output
     assert kept(db) == [("fan", 78, "lost", 2)]
+
+
+def test_a_file_that_is_not_a_database_is_named_and_left_as_it_was(tmp_path: Path) -> None:
+    other = tmp_path / "notes.sqlite"
+    other.write_text("my notes", encoding="utf-8")
+    result = run("play", "fan", "1", "--db", str(other), input="t10 f0\nq\nq\n")
+    assert result.exit_code == 0
+    assert f"cannot open the database '{other}': file is not a database" in result.output
+    failed = run("stats", "--db", str(other))
+    assert failed.exit_code == 2 and "file is not a database" in failed.stderr
+    assert other.read_text(encoding="utf-8") == "my notes"

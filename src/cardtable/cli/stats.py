@@ -114,7 +114,13 @@ def stats(db: Path | None) -> None:
     a game saved to a file counts when it ends after being resumed. The browser's
     games keep their own statistics, on its Statistics page.
     """
-    book = Scorebook.open(db)
+    path = db.expanduser() if db is not None else default_db()
+    if not path.exists():  # nothing kept yet; and a mistyped --db should not leave a new file behind
+        if db is not None:
+            raise StatsUnavailableError(f"no database at {str(path)!r}")
+        click.echo(stats_table([]))
+        return
+    book = Scorebook.open(path)
     try:
         click.echo(stats_table(book.stats()))
     finally:
