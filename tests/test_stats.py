@@ -97,7 +97,7 @@ def test_play_keeps_each_game_and_stats_sums_them_up(tmp_path: Path) -> None:
 
 def test_stats_inside_a_game_and_with_nothing_kept(tmp_path: Path) -> None:
     db = str(tmp_path / "db.sqlite")
-    fresh_home = {"XDG_DATA_HOME": str(tmp_path / "home")}
+    fresh_home: dict[str, str | None] = {"XDG_DATA_HOME": str(tmp_path / "home")}
     assert run("stats", env=fresh_home).output.startswith("No game finished in the terminal yet")
     assert not (tmp_path / "home").exists()  # the default database is not made to say so
     missing = run("stats", "--db", db)
