@@ -31,9 +31,10 @@ def kept(db: Path) -> list[tuple[str, int | None, str, int]]:
         store.close()
 
 
-def deal_file(tmp_path: Path, session: Session) -> str:
+def deal_file(tmp_path: Path, game: Session) -> str:
+    """A deal file of the game's position, to play with ``cardtable play FILE``."""
     path = tmp_path / "deal.json"
-    path.write_text(json.dumps(deal_to_dict(session.state)), encoding="utf-8")
+    path.write_text(json.dumps(deal_to_dict(game.state)), encoding="utf-8")
     return str(path)
 
 
