@@ -65,9 +65,10 @@ def test_nothing_counts_before_a_move_or_while_a_save_can_resume_it(tmp_path: Pa
 
 
 def test_a_kept_game_has_its_deal_moves_time_and_hints(tmp_path: Path) -> None:
-    ticks = iter([100.0, 110.0, 2000.0, 2005.0])
+    ticks = iter([100.0, 104.0, 110.0, 2000.0, 2005.0])
     game = Session(nearly_won_fan(), clock=lambda: next(ticks))  # created at 100
     game.scorebook = Scorebook.open(tmp_path / "db.sqlite")
+    game.handle("hint")  # 104
     game.handle("t1")  # 110: 10 s of play
     game.handle("t0")  # 2000: idle for longer than the cap, counted as 300 s
     assert game.keep() == "won"  # 2005: 5 s more
@@ -75,7 +76,7 @@ def test_a_kept_game_has_its_deal_moves_time_and_hints(tmp_path: Path) -> None:
     assert (record.game, record.deal, record.status, record.seconds) == ("fan", 77, "won", 315.0)
     assert record.start == deal_to_dict(nearly_won_fan())
     assert [m["from"] for m in record.moves] == ["fan/1", "fan/0"]
-    assert (record.hints, record.assisted, record.created, record.finished) == (0, False, 100.0, 2005.0)
+    assert (record.hints, record.assisted, record.created, record.finished) == (1, False, 100.0, 2005.0)
 
 
 # -- the commands ----------------------------------------------------------------------

@@ -121,8 +121,7 @@ class Session:
         """Answer one typed line: a command, a move, or Enter; errors become a message."""
         words = line.strip().lower()
         now = self.clock()
-        self.seconds += min(max(0.0, now - self._last_line), IDLE_CAP)
-        self._last_line = now
+        self.seconds, self._last_line = self._played_until(now), now
         quit_asked, self._quit_asked = self._quit_asked, False
         try:
             if words in QUIT_WORDS:
@@ -290,7 +289,7 @@ class Session:
                 start=deal_to_dict(self._start()),
                 moves=[move_to_dict(move) for move in self.state.move_stack],
                 status=status,
-                seconds=self.seconds + min(max(0.0, now - self._last_line), IDLE_CAP),
+                seconds=self._played_until(now),
                 assisted=self.assisted,
                 hints=self.hints,
                 created=self.created,
@@ -299,6 +298,10 @@ class Session:
             )
         )
         return status
+
+    def _played_until(self, now: float) -> float:
+        """The play time at ``now``: the time since the last line counts, up to IDLE_CAP."""
+        return self.seconds + min(max(0.0, now - self._last_line), IDLE_CAP)
 
     def stats(self) -> str:
         """The terminal's statistics per game (this game counts once it ends)."""

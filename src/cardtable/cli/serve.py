@@ -19,7 +19,7 @@ from typing import Final
 
 import click
 
-from cardtable.cli.stats import db_option, default_db
+from cardtable.cli.stats import db_option, db_path
 
 LOCAL_NAMES: Final = ("127.0.0.1", "localhost")
 
@@ -74,7 +74,7 @@ def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     from cardtable.server.app import create_app
     from cardtable.store import Store
 
-    path = db.expanduser() if db is not None else default_db()
+    path = db_path(db)
     try:
         store = Store(path)
     except (OSError, sqlite3.Error) as error:

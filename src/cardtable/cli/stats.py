@@ -36,6 +36,11 @@ def default_db() -> Path:
     return platformdirs.user_data_path("cardtable") / "cardtable.sqlite"
 
 
+def db_path(db: Path | None) -> Path:
+    """The database a ``--db`` option names (``~`` expanded), or the default one."""
+    return db.expanduser() if db is not None else default_db()
+
+
 def db_option(what: str) -> Callable[[F], F]:
     """The ``--db`` option of the commands that share the database; ``what`` says what it holds."""
     return click.option(
@@ -55,7 +60,7 @@ class Scorebook:
     @classmethod
     def open(cls, db: Path | None) -> Scorebook:
         """The scorebook in ``db`` (None: the default database); StatsUnavailableError if it cannot be opened."""
-        path = db.expanduser() if db is not None else default_db()
+        path = db_path(db)
         try:
             return cls(Store(path))
         except FileExistsError:  # making its folder found a file of that name
@@ -114,7 +119,7 @@ def stats(db: Path | None) -> None:
     a game saved to a file counts when it ends after being resumed. The browser's
     games keep their own statistics, on its Statistics page.
     """
-    path = db.expanduser() if db is not None else default_db()
+    path = db_path(db)
     if not path.exists():  # nothing kept yet; and a mistyped --db should not leave a new file behind
         if db is not None:
             raise StatsUnavailableError(f"no database at {str(path)!r}")
