@@ -19,9 +19,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from cardtable import CardtableError, deal, load_game
-from cardtable.cli.survey import parse_deal_list
+from cardtable import deal, load_game
 from cardtable.solver.updown import Search
+from deal_args import deal_numbers  # beside this script, so on its path
 
 
 def next_level(search: Search, level: set[int]) -> set[int]:
@@ -79,10 +79,7 @@ def main() -> None:
     parser.add_argument("--summary", action="store_true", help="print only each deal's last level")
     parser.add_argument("--parts", action="store_true", help="count each level's distinct wastes and rests")
     args = parser.parse_args()
-    try:
-        numbers = parse_deal_list(args.deals)
-    except CardtableError as problem:
-        parser.error(str(problem))
+    numbers = deal_numbers(parser, args.deals)
     for number in numbers:
         profile(number, args.cap, args.summary, args.parts)
 

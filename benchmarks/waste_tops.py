@@ -24,9 +24,9 @@ import random
 import sys
 import time
 
-from cardtable import CardtableError, deal, load_game
-from cardtable.cli.survey import parse_deal_list
+from cardtable import deal, load_game
 from cardtable.solver.updown import Search
+from deal_args import deal_numbers  # beside this script, so on its path
 from stock_phase import next_level  # beside this script, so on its path
 
 FLOOR = 0
@@ -44,7 +44,7 @@ class TopsSearch:
         self.search = search
         self.cap = cap
         self.exact = exact
-        self.waste_mask = search._layout.waste_mask
+        self.waste_mask = search.layout.waste_mask
         self.losses: dict[int, set[int]] = {}  # rest -> tops, each packed 4 bits a rank below a leading 1
         self.kept: list[int] = [0] * 128  # losses by the number of waste places they keep (the floor counts)
         self.visited = 0
@@ -197,10 +197,7 @@ def main() -> None:
     parser.add_argument("--level", type=int, help="search positions after this stock card instead")
     parser.add_argument("--roots", type=int, default=400, help="with --level: how many of its positions")
     args = parser.parse_args()
-    try:
-        numbers = parse_deal_list(args.deals)
-    except CardtableError as problem:
-        parser.error(str(problem))
+    numbers = deal_numbers(parser, args.deals)
     sys.setrecursionlimit(100_000)
     for number in numbers:
         if args.level is None:

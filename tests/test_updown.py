@@ -14,7 +14,7 @@ from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
-from cardtable.solver.search import CHECK_EVERY, _Budget, _BudgetExceeded
+from cardtable.solver.search import CHECK_EVERY, DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
@@ -23,6 +23,8 @@ from cardtable.solver.updown import (
     HOME,
     ONTO_PAIR,
     STEP_BITS,
+    SWEEP_FROM,
+    SWEEP_SHARE,
     TABLEAU,
     WASTE,
     Check,
@@ -285,11 +287,15 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
 
 
 class _Watched(Search):
-    """A search that notes every beam it starts: its width, whether it looks ahead, whether it ended on its own."""
+    """A search that notes every beam it starts (its width, whether it looks ahead, whether
+    it ended on its own) and every turn of its sweep (positions before and after, whether
+    it was over, beams before)."""
 
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
+    def __init__(self, state: State, sweeps: bool = True, table_cap: int | None = None) -> None:
+        super().__init__(state, table_cap)
         self.beams: list[tuple[int, bool, bool]] = []
+        self.turns: list[tuple[int, int, bool, int]] = []  # and how many beams came before
+        self.sweeps = sweeps
 
     def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
         ahead = judge == self._rank_ahead
@@ -298,26 +304,69 @@ class _Watched(Search):
         self.beams[-1] = (width, ahead, True)
         return outcome
 
+    def _sweep_turn(self, check: Check) -> bool:
+        if not self.sweeps:
+            return False
+        begun = self.states
+        over = super()._sweep_turn(check)
+        self.turns.append((begun, self.states, over, len(self.beams)))
+        return over
+
+
+def stop_after(states: int) -> Check:
+    """A budget of positions that asks to be told of every one."""
+
+    def check(seen: int, _: int) -> int:
+        if seen > states:
+            raise _BudgetExceeded("spent")
+        return 1
+
+    return check
+
 
 def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
     # Each round's beams are three times as wide as the last, the plain one then
     # the look-ahead a round behind, until the budget stops the search, even
-    # inside a beam.
-    search = _Watched(deal(load_game(ACEY), 13))
-
-    def check(states: int, _: int) -> int:
-        if states > 300_000:
-            raise _BudgetExceeded("spent")
-        return 1
-
+    # inside a beam. (The sweep's turns are left out: see the next test.)
+    search = _Watched(deal(load_game(ACEY), 13), sweeps=False)
     with pytest.raises(_BudgetExceeded):
-        search.run(check)
+        search.run(stop_after(300_000))
     schedule = [(FIRST_WIDTH, False)]
     for round_ in range(1, len(search.beams)):
         schedule += [(FIRST_WIDTH * GROWTH**round_, False), (FIRST_WIDTH * GROWTH ** (round_ - 1), True)]
     assert [(width, ahead) for width, ahead, _ in search.beams] == schedule[: len(search.beams)]
     assert len(search.beams) > 6  # far enough to see the look-ahead's widths grow
     assert not search.beams[-1][2]  # the last one was cut
+
+
+def test_the_sweep_takes_its_share_after_the_first_rounds() -> None:
+    # Deal 13 with no bound on the table, so that its sweep never gives way: it
+    # waits for the beams of rounds 0 to SWEEP_FROM, then each of its turns ends
+    # when it has visited SWEEP_SHARE times what the other searches have.
+    search = _Watched(deal(load_game(ACEY), 13))
+    with pytest.raises(_BudgetExceeded):
+        search.run(stop_after(1_000_000))
+    assert len(search.turns) > 2
+    assert search.turns[0][3] == 1 + 2 * SWEEP_FROM
+    swept = 0
+    for begun, ended, over, _ in search.turns:
+        swept += ended - begun
+        assert not over
+        assert swept == SWEEP_SHARE * (ended - swept)
+
+
+def test_a_sweep_whose_rests_multiply_gives_way_to_the_beams() -> None:
+    # With the default table, deal 13's sweep sees its rests multiply within a few
+    # turns and gives way for good, short of its share; the beams go on.
+    search = _Watched(deal(load_game(ACEY), 13), table_cap=DEFAULT_TABLE_CAP)
+    with pytest.raises(_BudgetExceeded):
+        search.run(stop_after(1_000_000))
+    assert search.sweep is None
+    swept = [ended - begun for begun, ended, _, _ in search.turns]
+    last = max(index for index, positions in enumerate(swept) if positions)
+    _, ended, _, beams = search.turns[last]
+    assert search.swept == sum(swept) < SWEEP_SHARE * (ended - search.swept)
+    assert len(search.beams) > beams
 
 
 def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position() -> None:
@@ -335,11 +384,14 @@ def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position
 
 def test_a_full_table_forgets_the_positions_proved_lost_instead_of_stopping() -> None:
     # The positions proved lost only spare the search work: forgetting them costs
-    # positions, not the win, and the table stays within its budget.
+    # positions, not the win, and the table stays within its budget. The table is
+    # a quarter of what the search keeps without its sweep; the sweep gives way to
+    # it, so the positions compared are the other searches'.
     state = deal(load_game(ACEY), 20)
-    roomy = solve(state, Limit())
-    table = roomy.peak_table // 4
-    tight = solve(state, Limit(table=table))
-    assert roomy.status == tight.status == "won"
-    assert tight.states > roomy.states  # it searched again some of what it forgot
-    assert tight.peak_table <= table
+    roomy, roomy_budget = _Watched(state, sweeps=False), _Budget(Limit())
+    assert roomy.run(roomy_budget.check) is not None
+    table = roomy_budget.peak // 4
+    tight, tight_budget = Search(state, table), _Budget(Limit(table=table))
+    assert tight.run(tight_budget.check) is not None
+    assert tight.states - tight.swept > roomy.states  # it searched again some of what it forgot
+    assert tight_budget.peak <= table

@@ -77,6 +77,7 @@ from cardtable.core.cards import ACE, KING, rank
 from cardtable.core.move import Move
 from cardtable.core.spec import ANY_RANK, NO_BUILD, GameSpec, Kind
 from cardtable.core.state import State
+from cardtable.solver.sweep import Sweep, SweepTooLarge
 
 Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
 """A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
@@ -242,6 +243,28 @@ beam a budget finishes is, over budgets spread evenly on a log scale, about
 (g - 1) / g ** 1.5 as wide as one round the whole budget would pay for: highest
 at 3 (0.385), with 2 and 4 close behind (0.354, 0.375).
 """
+SWEEP_FROM: Final = 2
+"""The round after which the sweep (:mod:`cardtable.solver.sweep`) takes its first turn."""
+SWEEP_THROUGH: Final = 0.75
+"""How far into the stock a sweep must be for it to go on to the end in one turn.
+
+A sweep that cannot go through gives way as its rests multiply: of the 126
+deals of 1-1000 unknown at 60 s, 125 did, while sweeping the levels of stock
+cards 22 to 63 (median 34, seven past the 50th), after 0.7 to 9.2 s alone. One
+that gets this far mostly has few rests a level, and its room bounds what is
+left. Deal 48's sweep is past its 50th card within a second, then sweeps 1.5
+million rests before the stock is out and 4.4 million after, where the other
+searches' share would cost it the minute.
+"""
+SWEEP_SHARE: Final = 2
+"""Positions the sweep visits for each one the other searches visit.
+
+What a sweep that gives way costs the beams is what it swept: 0.1 to 1.3
+million positions (median 250,000) on those 125 deals. Deal 48 was decided in
+74 s with a share of 1, 69 s with 2, and 60 s once the sweep also went on alone
+past :data:`SWEEP_THROUGH` (``python benchmarks/solve.py acey-and-kingsley
+--deals 48 --timeout 120``, a table of 6 million).
+"""
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
 
@@ -264,7 +287,7 @@ class Search:
         waste, stock = piles[plan.waste], piles[plan.stock]
         self.line = tuple(rank(card) for card in waste) + tuple(rank(card) for card in reversed(stock))
         # after[i + 1][r]: the first line position after i that holds rank r (i = -1: from the start)
-        self._after = _first_after(self.line)
+        self.after = _first_after(self.line)
         bases = state.spec.group("foundation").bases
         self.ace_piles = [i for i, base in zip(plan.foundations, bases) if base == ACE]
         self.king_piles = [i for i, base in zip(plan.foundations, bases) if base == KING]
@@ -273,7 +296,7 @@ class Search:
         self.classes: list[Foundations] = []
         self.takes: list[int] = []  # by class number: the ranks it takes home, bit r for rank r
         self._class_numbers: dict[Foundations, int] = {}
-        self._layout = _Layout(len(self.line), len(self.reserves), len(self.tableau))
+        self.layout = _Layout(len(self.line), len(self.reserves), len(self.tableau))
         self.root = self.pack(
             (
                 _nibbles(len(piles[i]) for i in self.reserves),
@@ -285,8 +308,11 @@ class Search:
         )
         self.dead: set[int] = set()
         self.table_cap = table_cap
+        self.sweep: Sweep | None = Sweep(self, table_cap)  # None once it has given way
+        self._sweeping = False
+        self.swept = 0  # positions the sweep has visited
         self.states = 0
-        self._due = 0  # the position count at which to look at the budget again (see :data:`Check`)
+        self.due = 0  # the position count at which to look at the budget again (see :data:`Check`)
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._refills: dict[int, int] = {}
@@ -304,7 +330,7 @@ class Search:
         but the foundations' class number, which goes on top.
         """
         heights, position, waste, tableau, found = node
-        at = self._layout
+        at = self.layout
         return (
             waste
             | position << at.position
@@ -315,7 +341,7 @@ class Search:
 
     def unpack(self, key: int) -> Node:
         """The fields of a position's key: :meth:`pack` undone."""
-        at = self._layout
+        at = self.layout
         return (
             key >> at.heights & at.heights_mask,
             key >> at.position & at.position_mask,
@@ -326,11 +352,11 @@ class Search:
 
     def dealt(self, key: int) -> int:
         """How far into the line the stock has been dealt: the level of a position in the stock phase."""
-        return key >> self._layout.position & self._layout.position_mask
+        return key >> self.layout.position & self.layout.position_mask
 
     def is_won(self, key: int) -> bool:
         """Whether nothing is left off the foundations: no reserve, waste, stock or tableau card."""
-        return key & self._layout.below_found == len(self.line) << self._layout.position
+        return key & self.layout.below_found == len(self.line) << self.layout.position
 
     def _number(self, found: Foundations) -> int:
         """The class's number, given in order of first sight: keys carry numbers, cheap to hash."""
@@ -351,7 +377,7 @@ class Search:
         """
         outcomes = self._homes.get(found << 4 | card)
         if outcomes is None:
-            at = self._layout.found
+            at = self.layout.found
             outcomes = self._homes[found << 4 | card] = [
                 (how << 12, self._number(after) << at)
                 for how, after in home_classes(self.classes[found], card)
@@ -367,7 +393,7 @@ class Search:
             ]
         return outcomes
 
-    def _refilled(self, tableau: int, card: int, incoming: int) -> int:
+    def refilled(self, tableau: int, card: int, incoming: int) -> int:
         """The tableau once ``card`` (0: an empty pile) has left it and ``incoming`` (0: nothing) taken its place."""
         key = tableau << 8 | card << 4 | incoming
         after = self._refills.get(key)
@@ -377,7 +403,7 @@ class Search:
             after = self._refills[key] = _nibbles(sorted((*ranks, incoming)))
         return after
 
-    def _tableau_plays(self, tableau: int, incoming: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    def tableau_plays(self, tableau: int, incoming: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
         """The tableau's cards as plays home, remembered: their ranks as bits, then (rank, step code, what the play adds to a key) for each rank, lowest first.
 
         ``incoming`` is the stock card that takes the emptied pile's place (0 once
@@ -388,7 +414,7 @@ class Search:
         """
         plays = self._plays.get(tableau << 4 | incoming)
         if plays is None:
-            at = self._layout
+            at = self.layout
             advance = at.one_dealt if incoming else 0
             ranks = sorted(set(_unnibble(tableau, len(self.tableau))) - {0})
             plays = self._plays[tableau << 4 | incoming] = (
@@ -397,7 +423,7 @@ class Search:
                     (
                         card,
                         _TABLEAU_CODE | card << 8,
-                        advance + (self._refilled(tableau, card, incoming) - tableau << at.tableau),
+                        advance + (self.refilled(tableau, card, incoming) - tableau << at.tableau),
                     )
                     for card in ranks
                 ),
@@ -407,19 +433,19 @@ class Search:
     def children(self, key: int) -> list[tuple[int, int]]:
         """The moves from a position, most promising first, as (step code, key after): home, deal, onto the tableau, lifts.
 
-        The remembered tables (:meth:`home`, :meth:`_reserve_tops`,
-        :meth:`_tableau_plays`) are read here directly, their methods called
+        The remembered tables (:meth:`home`, :meth:`reserve_tops`,
+        :meth:`tableau_plays`) are read here directly, their methods called
         only for what they have not seen: this runs once for every position the
         search visits.
         """
-        at, line = self._layout, self.line
+        at, line = self.layout, self.line
         position = key >> at.position & at.position_mask
         found = key >> at.found
         below = key & at.below_found
         homes, takes, by_card = self._homes, self.takes[found], found << 4
         out: list[tuple[int, int]] = []
         heights = key >> at.heights & at.heights_mask
-        for source_code, card, one_less in self._reserve_tops_at.get(heights) or self._reserve_tops(heights):
+        for source_code, card, one_less in self._reserve_tops_at.get(heights) or self.reserve_tops(heights):
             if takes >> card & 1:
                 rest = below - one_less
                 for how, after in homes.get(by_card | card) or self.home(found, card):
@@ -431,7 +457,7 @@ class Search:
         stock_left = position < len(line)
         incoming, advance = (line[position], at.one_dealt) if stock_left else (0, 0)
         tableau = key >> at.tableau & at.tableau_mask
-        ranks, plays = self._plays.get(tableau << 4 | incoming) or self._tableau_plays(tableau, incoming)
+        ranks, plays = self._plays.get(tableau << 4 | incoming) or self.tableau_plays(tableau, incoming)
         if ranks & takes:
             for card, code, change in plays:
                 if takes >> card & 1:
@@ -439,12 +465,12 @@ class Search:
                     for how, after in homes.get(by_card | card) or self.home(found, card):
                         out.append((code | how, rest | after))
         if stock_left:
-            out.append((_DEAL_CODE, key + advance | 1 << self._after[waste.bit_length()][incoming]))
+            out.append((_DEAL_CODE, key + advance | 1 << self.after[waste.bit_length()][incoming]))
         elif not tableau & 15:
             self._onto_tableau(key, out)
         return out
 
-    def _reserve_tops(self, heights: int) -> list[tuple[int, int, int]]:
+    def reserve_tops(self, heights: int) -> list[tuple[int, int, int]]:
         """The playable reserve tops, remembered: (the source's bits of a step code, rank, what its leaving takes off a key)."""
         tops = self._reserve_tops_at.get(heights)
         if tops is None:
@@ -452,7 +478,7 @@ class Search:
                 (
                     (index + 2) << 2 | ranks[height - 1] << 8,
                     ranks[height - 1],
-                    1 << self._layout.heights + 4 * index,
+                    1 << self.layout.heights + 4 * index,
                 )
                 for index, ranks in enumerate(self.reserve_ranks)
                 if (height := heights >> 4 * index & 15)
@@ -461,15 +487,15 @@ class Search:
 
     def _onto_tableau(self, key: int, out: list[tuple[int, int]]) -> None:
         """Moves onto an empty tableau pile (the stock is out): reserve and waste tops, then lifts."""
-        at = self._layout
+        at = self.layout
         tableau = key >> at.tableau & at.tableau_mask
         found = key >> at.found
 
         def onto(card: int) -> int:
             """What a key gains when ``card`` goes onto an empty tableau pile."""
-            return self._refilled(tableau, 0, card) - tableau << at.tableau
+            return self.refilled(tableau, 0, card) - tableau << at.tableau
 
-        for source_code, card, one_less in self._reserve_tops(key >> at.heights & at.heights_mask):
+        for source_code, card, one_less in self.reserve_tops(key >> at.heights & at.heights_mask):
             out.append((TO_TABLEAU | source_code, key - one_less + onto(card)))
         if waste := key & at.waste_mask:
             card = self.line[top := waste.bit_length() - 1]
@@ -524,7 +550,38 @@ class Search:
                 return self._probe(random.Random(round_) if round_ else None, cap, check)
             except _ProbeCut:
                 width, cap = width * GROWTH, cap * GROWTH
+            if round_ >= SWEEP_FROM and self._sweep_turn(check):
+                return self.sweep.win if self.sweep is not None else None
         raise AssertionError("unreachable")
+
+    def _sweep_turn(self, check: Check) -> bool:
+        """The sweep's turn (:mod:`cardtable.solver.sweep`): whether it is over, its verdict then in ``self.sweep``.
+
+        It sweeps until it has visited :data:`SWEEP_SHARE` times as many
+        positions as the other searches together, and gives way for good
+        (``self.sweep`` becomes None) when it would outgrow its room. Once it
+        has swept the levels of :data:`SWEEP_THROUGH` of the stock, it goes on
+        to the end. Deals that the beams decide in their first rounds never
+        wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
+        50,000 positions).
+        """
+        if self.sweep is None:  # it gave way
+            return False
+        begun = self.states
+        until = begun + SWEEP_SHARE * (begun - self.swept) - self.swept
+        self._sweeping = True
+        try:
+            if self.sweep.advance(until, lambda: self._look(check, 0)):
+                return True
+            # Near the end of the stock, what is left is bounded by its room: it sees it through.
+            near_end = self.sweep.dealt >= SWEEP_THROUGH * len(self.line)
+            return near_end and self.sweep.advance(1 << 62, lambda: self._look(check, 0))
+        except SweepTooLarge:
+            self.sweep = None
+            return False
+        finally:
+            self._sweeping = False
+            self.swept += self.states - begun
 
     def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
         """A beam search of the stock phase: (the step codes of a win or None, whether it was exhaustive).
@@ -547,7 +604,7 @@ class Search:
         alone filled the default table.
         """
         dead, children = self.dead, self.children
-        position_at, position_mask = self._layout.position, self._layout.position_mask
+        position_at, position_mask = self.layout.position, self.layout.position_mask
         links = _Links()
         level = [(self.root, links.add(-1))]
         complete = True
@@ -568,7 +625,7 @@ class Search:
                     elif key in here or key in dead:
                         continue
                     self.states += 1
-                    if self.states >= self._due:
+                    if self.states >= self.due:
                         self._look(check, len(here) + len(upcoming) + links.weight())
                     if position == stock_out:
                         ending = self._endgame(key, check)
@@ -598,10 +655,15 @@ class Search:
         at 60 s: 3,993,965 of 3,995,391), and a budget's table filled with them
         had stopped 10 deals of 1-1000 before their minute.
         """
-        if self.table_cap is not None and kept + len(self.dead) > self.table_cap:
+        sweep = self.sweep.weight if self.sweep is not None else 0
+        if self.table_cap is not None and kept + len(self.dead) + sweep > self.table_cap:
             self.dead.clear()
-        table = kept + len(self.dead)
-        self._due = self.states + check(self.states, table)
+            if sweep and kept + sweep > self.table_cap:  # the sweep gives way to the search at hand
+                self.sweep, sweep = None, 0
+                if self._sweeping:
+                    raise SweepTooLarge
+        table = kept + len(self.dead) + sweep
+        self.due = self.states + check(self.states, table)
         return table
 
     def _rank_now(self, level: list[int], _: Callable[[], object]) -> None:
@@ -649,7 +711,7 @@ class Search:
         deals, the same 6.2 M positions took 496 s that way and 164 s this way
         (before the memo); a test holds the two walks equal.
         """
-        at, line, takes, after_rank = self._layout, self.line, self.takes, self._after
+        at, line, takes, after_rank = self.layout, self.line, self.takes, self.after
         homes, tops_at, plays_at = self._homes, self._reserve_tops_at, self._plays
         # the layout's fields as locals: this loop is the hottest in the search
         position_at, position_mask, found_at, below_found = (
@@ -675,7 +737,7 @@ class Search:
             found = key >> found_at
             accepts, below = takes[found], key & below_found
             heights = key >> heights_at & heights_mask
-            for _, card, one_less in tops_at.get(heights) or self._reserve_tops(heights):
+            for _, card, one_less in tops_at.get(heights) or self.reserve_tops(heights):
                 if accepts >> card & 1:
                     key = below - one_less | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                     break
@@ -685,7 +747,7 @@ class Search:
                     key = below ^ 1 << top | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
                     continue
                 tableau, incoming = key >> tableau_at & tableau_mask, line[position]
-                ranks, plays = plays_at.get(tableau << 4 | incoming) or self._tableau_plays(tableau, incoming)
+                ranks, plays = plays_at.get(tableau << 4 | incoming) or self.tableau_plays(tableau, incoming)
                 for card, _, change in plays if ranks & accepts else ():
                     if accepts >> card & 1:
                         key = below + change | (homes.get(found << 4 | card) or self.home(found, card))[0][1]
@@ -709,8 +771,8 @@ class Search:
         to win mostly win now in ~20,000: a winning line often keeps its reserves
         whole while it readies the foundations, then plays a reserve down at once.
         """
-        pairs = self.classes[key >> self._layout.found][0]
-        return 3 * pairs - 5 * (key & self._layout.waste_mask).bit_count()
+        pairs = self.classes[key >> self.layout.found][0]
+        return 3 * pairs - 5 * (key & self.layout.waste_mask).bit_count()
 
     def _in_reserves(self, heights: int) -> int:
         """How many cards the reserves hold."""
@@ -729,14 +791,14 @@ class Search:
         (:meth:`_look`). A probe cut short marks nothing on its unfinished path.
         """
         dead, stock_out = self.dead, len(self.line)
-        position_at, position_mask = self._layout.position, self._layout.position_mask
+        position_at, position_mask = self.layout.position, self.layout.position_mask
         budget = self.states + cap
 
         def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
             if key in dead:
                 return None, None
             self.states += 1
-            if self.states >= self._due:
+            if self.states >= self.due:
                 self._look(check, 0)
             if key >> position_at & position_mask == stock_out:
                 return self._endgame(key, check), None
@@ -764,14 +826,14 @@ class Search:
             return []
         dead, children = self.dead, self.children
         seen = {start}
-        below_found, won = self._layout.below_found, len(self.line) << self._layout.position  # see is_won
+        below_found, won = self.layout.below_found, len(self.line) << self.layout.position  # see is_won
 
         def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
             if key in seen or key in dead:
                 return None, None
             seen.add(key)
             self.states += 1
-            if self.states >= self._due:
+            if self.states >= self.due:
                 self._look(check, len(seen))
             if key & below_found == won:
                 return [], None

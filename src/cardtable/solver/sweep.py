@@ -1,0 +1,443 @@
+"""Every Acey and Kingsley position at once, one set of wastes per rest: the search that proves deals lost.
+
+The beams of :mod:`cardtable.solver.updown` visit positions one by one, and a deal
+whose waste grows long before much goes home has far too many to visit: deal 48
+has 72 million positions with 65 of its 66 stock cards dealt, and a depth-first
+search visited 297 million without a verdict. Those positions differ above all in their wastes. This
+search visits each *rest* once instead (cards dealt, reserve heights, tableau,
+foundations: a key without its waste) with the set of every waste that reaches it.
+Its argument:
+
+1. **A move sees the waste only through its top.** A move leaves the waste alone
+   (a reserve or tableau card home or onto the tableau, a lift), takes its top
+   (home or onto an empty tableau pile), or deals the next stock card onto it.
+   Whether it is legal and what it makes of the rest depend on the waste only
+   through the top's rank. So the positions that share a rest move together: a
+   move that leaves the waste alone takes the whole set along; taking a top of
+   rank ``r`` takes the wastes whose top is ``r``, less that top; a deal puts the
+   stock card on every waste of the set.
+
+2. **A set of wastes is a trie read from the top, its equal parts shared**
+   (:class:`WasteSets`). The wastes of one rest all hold the same number of cards
+   (the rest says how many are elsewhere). Each of the three steps above is then
+   one step on the trie, whatever the number of wastes: a deal makes one node
+   above the set, taking a top of rank ``r`` follows one edge, and the set's tops
+   are its node's edges. Sets meeting at a rest are merged, node by node.
+
+3. **Before the stock is out, rests come in order.** Every move deals a card or
+   puts one home, so a rest is swept once, after every rest with fewer cards dealt,
+   or as many dealt and fewer home, and so with every waste that can reach it.
+   Once the stock is out, cards go back and forth between foundations and tableau;
+   the sweep goes on breadth first, keeping for each rest the wastes already seen
+   and going on from those not seen before, until nothing is new.
+
+4. **The verdict is exact.** The sweep visits every position reachable from the
+   start, so if none of them is won the position is unwinnable. When the won
+   rest is reached, the line is traced back through the sets kept at each level
+   and turned into moves by :meth:`~cardtable.solver.updown.Search.realise`, which
+   checks each against the rules.
+
+The sweep pays where few rests carry many wastes: deals where little goes home
+while the waste grows, the likeliest to be lost (deal 48: 5.9 million rests
+swept, then unwinnable). Where many cards go home the rests multiply (deal 1,
+won in 0.05 s by the beams: 8 million rests after its 37th stock card), so
+:class:`~cardtable.solver.updown.Search` gives the sweep turns beside its beams,
+and the sweep gives way as soon as its rests look set to outgrow its room
+(:meth:`Sweep._project`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # the search imports this module; this one only needs its type
+    from cardtable.solver.updown import Search
+
+EMPTY: Final = 0
+"""The node of the empty set of wastes."""
+BARE: Final = 1
+"""The node of the set that holds only the empty waste."""
+
+Ranks = tuple[int, ...]
+"""One waste's ranks, top first."""
+
+
+class WasteSets:
+    """Sets of wastes as tries read from the top, each distinct trie one numbered node.
+
+    ``edges[node]`` maps each rank on top of a waste of the set to the node of
+    what lies below it. Equal sets get one number, so sets compare and hash as
+    ints, and a set shares whatever parts it has in common with others: the
+    wastes of a deal are all read off one stock, and their lower parts repeat.
+    """
+
+    def __init__(self) -> None:
+        self.edges: list[dict[int, int]] = [{}, {}]
+        self._numbers: dict[tuple[tuple[int, int], ...], int] = {}
+        self._unions: dict[tuple[int, int], int] = {}
+        self._differences: dict[tuple[int, int], int] = {}
+
+    @property
+    def merges(self) -> int:
+        """Merges remembered (see :meth:`forget_merges`)."""
+        return len(self._unions) + len(self._differences)
+
+    def node(self, edges: dict[int, int]) -> int:
+        """The number of the set with these tops (``edges`` must not change afterwards)."""
+        name = tuple(sorted(edges.items()))
+        number = self._numbers.get(name)
+        if number is None:
+            number = self._numbers[name] = len(self.edges)
+            self.edges.append(edges)
+        return number
+
+    def of(self, ranks: Ranks) -> int:
+        """The set that holds one waste."""
+        node = BARE
+        for card in reversed(ranks):
+            node = self.node({card: node})
+        return node
+
+    def union(self, one: int, other: int) -> int:
+        """The wastes of either set."""
+        if one == other or other == EMPTY:
+            return one
+        if one == EMPTY:
+            return other
+        pair = (one, other) if one < other else (other, one)
+        merged = self._unions.get(pair)
+        if merged is None:
+            edges = dict(self.edges[one])
+            for card, below in self.edges[other].items():
+                edges[card] = self.union(edges[card], below) if card in edges else below
+            merged = self._unions[pair] = self.node(edges)
+        return merged
+
+    def difference(self, one: int, other: int) -> int:
+        """The wastes of ``one`` that ``other`` lacks."""
+        if other == EMPTY:
+            return one
+        if one in (other, EMPTY):
+            return EMPTY
+        left = self._differences.get((one, other))
+        if left is None:
+            theirs, edges = self.edges[other], {}
+            for card, below in self.edges[one].items():
+                if rest := self.difference(below, theirs[card]) if card in theirs else below:
+                    edges[card] = rest
+            left = self._differences[one, other] = self.node(edges) if edges else EMPTY
+        return left
+
+    def holds(self, node: int, ranks: Ranks) -> bool:
+        """Whether the set holds this waste."""
+        for card in ranks:
+            node = self.edges[node].get(card, EMPTY)
+        return node == BARE
+
+    def forget_merges(self) -> None:
+        """Drop the merges remembered: sets made since will rarely meet the old ones again."""
+        self._unions.clear()
+        self._differences.clear()
+
+
+class SweepTooLarge(Exception):
+    """The sweep would outgrow its room: it gives way."""
+
+
+Level = tuple[int, int]
+"""A stock-phase level: (stock cards dealt, cards home)."""
+
+Layer = tuple[list[int], list[int]]
+"""One breadth-first layer of the endgame: its rests, and the wastes new at each."""
+
+ENTRY_WEIGHT: Final = 0.5
+"""A rest and its set, kept in a dict, against a position of the search's table: ~100 bytes to ~180."""
+NODE_WEIGHT: Final = 2.0
+"""A node of :class:`WasteSets` (its tops as a dict, and its name), against a position: ~350 bytes."""
+STOCK_SHARE: Final = 1 / 3
+"""The share of its room that the sweep's stock phase may be projected to take (see :meth:`Sweep._project`).
+
+Deal 48's stock phase weighs 1.4 million, its endgame 2.75 million more: a
+third of the default table (6 million) leaves its stock phase some margin. The
+sooner a sweep that cannot go through gives way, the less it costs the beams,
+and rests that multiply double with about every card.
+"""
+LAYER_WEIGHT: Final = 0.25
+"""A rest and its set in a finished endgame layer, two list slots and the set's number: ~45 bytes."""
+
+
+class Sweep:
+    """The sweep of one position's whole space (see the module's argument), a rest at a time.
+
+    :meth:`advance` lets it run for a while and pause, so that it can take turns
+    with the searches of :class:`~cardtable.solver.updown.Search`, whose position
+    count it shares: a rest swept counts as a position.
+    """
+
+    def __init__(self, search: Search, room: int | None) -> None:
+        """``room``: the positions of the search's table the sweep may weigh (see :attr:`weight`); None, no bound."""
+        self.search = search
+        self.room = room
+        self.sets = WasteSets()
+        self.win: list[int] | None = None
+        layout = search.layout
+        self._dealt_at, self._dealt_mask, self._found_at = layout.position, layout.position_mask, layout.found
+        self._won = len(search.line) << layout.position  # a rest with this below its foundations is won
+        self._homes: list[int] = []  # cards home, by foundation class number
+        # the stock phase's rests by level, swept or to sweep; the endgame's rests seen, and its layers
+        self.levels: dict[Level, dict[int, int]] = {}
+        self.seen: dict[int, int] = {}
+        self.layers: list[Layer] = []
+        self.dealt = self._dealt(search.root)
+        """The level being swept: stock cards dealt (all, once the stock is out)."""
+        self._entries = 0  # rests held in dicts: the levels, the endgame's seen and upcoming
+        self._layered = 0  # rests held in finished layers
+        self._steps = self._sweep()
+
+    @property
+    def weight(self) -> int:
+        """What the sweep holds, in positions of the search's table (by the bytes each thing takes)."""
+        return int(
+            ENTRY_WEIGHT * (self._entries + self.sets.merges)
+            + NODE_WEIGHT * len(self.sets.edges)
+            + LAYER_WEIGHT * self._layered
+        )
+
+    def advance(self, until: int, look: Callable[[], object]) -> bool:
+        """Sweep until the search has visited ``until`` positions; whether the sweep is over.
+
+        Once it is over, :attr:`win` holds the step codes of a win, or None: no
+        position reachable is won. ``look`` is called whenever the search's
+        budget asks to be told (:attr:`~cardtable.solver.updown.Search.due`); it
+        raises to stop. Raises :class:`SweepTooLarge` when the sweep would
+        outgrow its room.
+        """
+        search = self.search
+        while search.states < until:
+            try:
+                next(self._steps)
+            except StopIteration:
+                return True
+            search.states += 1
+            if search.states >= search.due:
+                look()
+        return False
+
+    def _sweep(self) -> Iterator[None]:
+        """Sweep the stock phase level by level, then the endgame; yield after each rest. Sets :attr:`win` on a win."""
+        search, sets = self.search, self.sets
+        dealt_at, dealt_mask = self._dealt_at, self._dealt_mask
+        start = search.root & ~search.layout.waste_mask
+        stock_out = len(search.line)
+        first, lowest = self._dealt(start), self._home(start)
+        arrivals = self.seen
+        self._keep(
+            arrivals if first == stock_out else self._level(first, start),
+            start,
+            sets.of(self._ranks(search.root)),
+        )
+        for dealt in range(first, stock_out):
+            self.dealt = dealt
+            for home in range(lowest, 105):
+                for rest, node in self.levels.get((dealt, home), {}).items():
+                    yield
+                    for after, wastes in self._moves(rest, node):
+                        if (dealt_after := after >> dealt_at & dealt_mask) == stock_out:
+                            self._keep(arrivals, after, wastes)
+                        else:
+                            self._keep(self._level(dealt_after, after), after, wastes)
+            sets.forget_merges()
+            self._project(dealt, stock_out)
+        self.dealt = stock_out
+        yield from self._endgame()
+
+    def _project(self, dealt: int, stock_out: int) -> None:
+        """Give way at once when the rests of the next level, as many again at each card to come, would not fit.
+
+        Where much goes home the rests multiply with every card (deal 1: 93,000
+        after its 31st stock card, 8 million after its 37th), and the sweep would
+        only fill its room and waste the turns it took; deal 48's grow to 365,000
+        after its 65th card, the last before the stock is out. The stock phase may take only
+        :data:`STOCK_SHARE` of the room, for the endgame needs the rest.
+        """
+        if self.room is None:
+            return
+        level = sum(len(rests) for (at, _), rests in self.levels.items() if at == dealt + 1)
+        if self.weight + ENTRY_WEIGHT * level * (stock_out - dealt) > STOCK_SHARE * self.room:
+            raise SweepTooLarge
+
+    def _endgame(self) -> Iterator[None]:
+        """Breadth first from the positions with the stock out: each layer holds the wastes not seen before at its rest."""
+        sets, seen = self.sets, self.seen
+        rests, nodes = list(seen), list(seen.values())
+        while rests:
+            self.layers.append((rests, nodes))
+            self._layered += len(rests)
+            for rest, node in zip(rests, nodes):
+                if node == BARE and self._is_won(rest):
+                    self.win = self._trace(rest)
+                    return
+            upcoming: dict[int, int] = {}
+            union, difference = sets.union, sets.difference
+            for rest, node in zip(rests, nodes):
+                yield
+                for after, wastes in self._moves(rest, node):
+                    old = seen.get(after)
+                    if old is None:  # a rest not seen before: the usual case, and the cheapest
+                        seen[after] = wastes
+                        self._entries += 1
+                    elif new := difference(wastes, old):
+                        seen[after] = union(old, new)
+                        wastes = new
+                    else:
+                        continue
+                    waiting = upcoming.get(after)
+                    if waiting is None:
+                        upcoming[after] = wastes
+                        self._entries += 1
+                    else:
+                        upcoming[after] = union(waiting, wastes)
+            sets.forget_merges()
+            rests, nodes = list(upcoming), list(upcoming.values())
+            self._entries -= len(upcoming)  # they are held in the layer now
+
+    def _moves(self, rest: int, node: int) -> list[tuple[int, int]]:
+        """The moves from a rest with a set of wastes: (rest after, wastes after).
+
+        The same moves as :meth:`~cardtable.solver.updown.Search.children`, made on
+        the rest, with what each does to the waste made on the set.
+        """
+        search, sets, at = self.search, self.sets, self.search.layout
+        home, found = search.home, rest >> at.found
+        below, takes = rest & at.below_found, search.takes[found]
+        out: list[tuple[int, int]] = []
+        reserve_tops = search.reserve_tops(rest >> at.heights & at.heights_mask)
+        for _, card, one_less in reserve_tops:
+            if takes >> card & 1:
+                for _, after in home(found, card):
+                    out.append((below - one_less | after, node))
+        tops = sets.edges[node]
+        for card, under in tops.items():
+            if takes >> card & 1:
+                for _, after in home(found, card):
+                    out.append((below | after, under))
+        position = rest >> at.position & at.position_mask
+        incoming = search.line[position] if position < len(search.line) else 0
+        tableau = rest >> at.tableau & at.tableau_mask
+        ranks, plays = search.tableau_plays(tableau, incoming)
+        if ranks & takes:
+            for card, _, change in plays:
+                if takes >> card & 1:
+                    for _, after in home(found, card):
+                        out.append((below + change | after, node))
+        if incoming:
+            out.append((rest + at.one_dealt, sets.node({incoming: node})))
+        elif not tableau & 15:
+
+            def onto(card: int) -> int:
+                return search.refilled(tableau, 0, card) - tableau << at.tableau
+
+            out.extend((rest - one_less + onto(card), node) for _, card, one_less in reserve_tops)
+            out.extend((rest + onto(card), under) for card, under in tops.items())
+            out.extend(
+                (below + onto(card) | after << at.found, node) for _, card, after in search.lifts(found)
+            )
+        return out
+
+    # -- bookkeeping ------------------------------------------------------------
+
+    def _keep(self, rests: dict[int, int], rest: int, wastes: int) -> None:
+        old = rests.get(rest)
+        if old is None:
+            self._entries += 1
+            rests[rest] = wastes
+        else:
+            rests[rest] = self.sets.union(old, wastes)
+
+    def _level(self, dealt: int, rest: int) -> dict[int, int]:
+        return self.levels.setdefault((dealt, self._home(rest)), {})
+
+    def _dealt(self, rest: int) -> int:
+        return rest >> self._dealt_at & self._dealt_mask
+
+    def _home(self, rest: int) -> int:
+        """How many cards the rest has home (from its foundation class)."""
+        found = rest >> self._found_at
+        if found < len(self._homes):
+            return self._homes[found]
+        while len(self._homes) <= found:
+            pairs, aces, kings = self.search.classes[len(self._homes)]
+            self._homes.append(13 * pairs + sum(aces) + sum(14 - top for top in kings))
+        return self._homes[found]
+
+    def _is_won(self, rest: int) -> bool:
+        """Whether nothing but the waste is left off the foundations."""
+        return rest & self.search.layout.below_found == self._won
+
+    def _ranks(self, key: int) -> Ranks:
+        """A key's waste as ranks, top first."""
+        waste, line, ranks = key & self.search.layout.waste_mask, self.search.line, []
+        while waste:
+            top = waste.bit_length() - 1
+            ranks.append(line[top])
+            waste ^= 1 << top
+        return tuple(ranks)
+
+    def _key(self, rest: int, ranks: Ranks) -> int:
+        """A rest and a waste as one key: the waste's ranks at their earliest places in the line."""
+        after, place, waste = self.search.after, -1, 0
+        for card in reversed(ranks):
+            place = after[place + 1][card]
+            waste |= 1 << place
+        return rest | waste
+
+    # -- a win traced back --------------------------------------------------------
+
+    def _trace(self, won: int) -> list[int]:
+        """The step codes from the start to the won rest, found a step at a time from the end.
+
+        Each step back looks, among the rests kept where the one before must lie,
+        for a position holding a waste that one move can turn into the one at
+        hand, and confirms the move with the search's own
+        :meth:`~cardtable.solver.updown.Search.children`.
+        """
+        start = self.search.root
+        rest, codes = won, []
+        ranks: Ranks = ()
+        for index in range(len(self.layers) - 1, 0, -1):
+            rest, ranks, code = self._step_back(rest, ranks, [zip(*self.layers[index - 1])])
+            codes.append(code)
+        while self._key(rest, ranks) != start:
+            dealt, home = self._dealt(rest), self._home(rest)
+            levels = ((dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1))
+            sources = [self.levels.get(level, {}).items() for level in levels]
+            rest, ranks, code = self._step_back(rest, ranks, sources)
+            codes.append(code)
+        return codes[::-1]
+
+    def _step_back(
+        self, rest: int, ranks: Ranks, sources: Sequence[Iterable[tuple[int, int]]]
+    ) -> tuple[int, Ranks, int]:
+        """The position one move before (``rest``, ``ranks``) among ``sources``' rests and sets, and the move's code."""
+        search = self.search
+        at = search.layout
+        target = self._key(rest, ranks)
+        heights = rest >> at.heights & at.heights_mask
+        near = {heights} | {heights + (1 << 4 * index) for index in range(len(search.reserves))}
+        wastes = (
+            [ranks, *((card, *ranks) for card in range(1, 14)), ranks[1:]]
+            if ranks
+            else [ranks, *((card,) for card in range(1, 14))]
+        )
+        for rests in sources:
+            for before, node in rests:
+                if before >> at.heights & at.heights_mask not in near:
+                    continue
+                for waste in wastes:
+                    if self.sets.holds(node, waste):
+                        key = self._key(before, waste)
+                        for code, child in search.children(key):
+                            if child == target:
+                                return before, waste, code
+        raise AssertionError("a position swept has no position before it")
