@@ -184,7 +184,11 @@ class Sweep:
         layout = search.layout
         self._dealt_at, self._dealt_mask, self._found_at = layout.position, layout.position_mask, layout.found
         self._won = len(search.line) << layout.position  # a rest with this below its foundations is won
-        self._homes: list[int] = []  # cards home, by foundation class number
+        self._home_counts: list[int] = []  # cards home, by foundation class number
+        # the moves' parts that depend on the foundation class or the tableau alone, remembered
+        self._homes_by_class: dict[int, list[tuple[int, ...]]] = {}
+        self._lifts_by_class: dict[int, list[tuple[int, int]]] = {}
+        self._onto_by_tableau: dict[int, list[int]] = {}
         # the stock phase's rests by level, swept or to sweep; the endgame's rests seen, and its layers
         self.levels: dict[Level, dict[int, int]] = {}
         self.seen: dict[int, int] = {}
@@ -309,41 +313,63 @@ class Sweep:
         the rest, with what each does to the waste made on the set.
         """
         search, sets, at = self.search, self.sets, self.search.layout
-        home, found = search.home, rest >> at.found
-        below, takes = rest & at.below_found, search.takes[found]
+        found, below = rest >> at.found, rest & at.below_found
+        homes = self._homes_by_class.get(found) or self._homes_from(found)
         out: list[tuple[int, int]] = []
         reserve_tops = search.reserve_tops(rest >> at.heights & at.heights_mask)
         for _, card, one_less in reserve_tops:
-            if takes >> card & 1:
-                for _, after in home(found, card):
-                    out.append((below - one_less | after, node))
+            for after in homes[card]:
+                out.append((below - one_less | after, node))
         tops = sets.edges[node]
         for card, under in tops.items():
-            if takes >> card & 1:
-                for _, after in home(found, card):
-                    out.append((below | after, under))
+            for after in homes[card]:
+                out.append((below | after, under))
         position = rest >> at.position & at.position_mask
         incoming = search.line[position] if position < len(search.line) else 0
         tableau = rest >> at.tableau & at.tableau_mask
         ranks, plays = search.tableau_plays(tableau, incoming)
-        if ranks & takes:
+        if ranks & search.takes[found]:
             for card, _, change in plays:
-                if takes >> card & 1:
-                    for _, after in home(found, card):
-                        out.append((below + change | after, node))
+                for after in homes[card]:
+                    out.append((below + change | after, node))
         if incoming:
             out.append((rest + at.one_dealt, sets.node({incoming: node})))
         elif not tableau & 15:
-
-            def onto(card: int) -> int:
-                return search.refilled(tableau, 0, card) - tableau << at.tableau
-
-            out.extend((rest - one_less + onto(card), node) for _, card, one_less in reserve_tops)
-            out.extend((rest + onto(card), under) for card, under in tops.items())
-            out.extend(
-                (below + onto(card) | after << at.found, node) for _, card, after in search.lifts(found)
-            )
+            onto = self._onto_by_tableau.get(tableau) or self._onto_from(tableau)
+            for _, card, one_less in reserve_tops:
+                out.append((rest - one_less + onto[card], node))
+            for card, under in tops.items():
+                out.append((rest + onto[card], under))
+            for card, after in self._lifts_by_class.get(found) or self._lifts_from(found):
+                out.append((below + onto[card] | after, node))
         return out
+
+    def _homes_from(self, found: int) -> list[tuple[int, ...]]:
+        """Where each rank goes home from foundation class ``found``, as the key bits to add (none: it cannot), by rank."""
+        search = self.search
+        takes = search.takes[found]
+        homes = self._homes_by_class[found] = [
+            tuple(after for _, after in search.home(found, card)) if takes >> card & 1 else ()
+            for card in range(14)
+        ]
+        return homes
+
+    def _lifts_from(self, found: int) -> list[tuple[int, int]]:
+        """The cards class ``found`` can give to the tableau: (rank, the class after as key bits)."""
+        at = self.search.layout.found
+        lifts = self._lifts_by_class[found] = [
+            (card, after << at) for _, card, after in self.search.lifts(found)
+        ]
+        return lifts
+
+    def _onto_from(self, tableau: int) -> list[int]:
+        """What a key gains when a card goes onto an empty pile of this tableau, by rank."""
+        search = self.search
+        at = search.layout.tableau
+        onto = self._onto_by_tableau[tableau] = [
+            search.refilled(tableau, 0, card) - tableau << at if card else 0 for card in range(14)
+        ]
+        return onto
 
     # -- bookkeeping ------------------------------------------------------------
 
@@ -364,12 +390,12 @@ class Sweep:
     def _home(self, rest: int) -> int:
         """How many cards the rest has home (from its foundation class)."""
         found = rest >> self._found_at
-        if found < len(self._homes):
-            return self._homes[found]
-        while len(self._homes) <= found:
-            pairs, aces, kings = self.search.classes[len(self._homes)]
-            self._homes.append(13 * pairs + sum(aces) + sum(14 - top for top in kings))
-        return self._homes[found]
+        if found < len(self._home_counts):
+            return self._home_counts[found]
+        while len(self._home_counts) <= found:
+            pairs, aces, kings = self.search.classes[len(self._home_counts)]
+            self._home_counts.append(13 * pairs + sum(aces) + sum(14 - top for top in kings))
+        return self._home_counts[found]
 
     def _is_won(self, rest: int) -> bool:
         """Whether nothing but the waste is left off the foundations."""

@@ -256,14 +256,20 @@ left. Deal 48's sweep is past its 50th card within a second, then sweeps 1.5
 million rests before the stock is out and 4.4 million after, where the other
 searches' share would cost it the minute.
 """
-SWEEP_SHARE: Final = 2
-"""Positions the sweep visits for each one the other searches visit.
+SWEEP_SHARE: Final = 1
+"""Positions the sweep visits for each one the other searches visit, until :data:`SWEEP_THROUGH`.
 
 What a sweep that gives way costs the beams is what it swept: 0.1 to 1.3
-million positions (median 250,000) on those 125 deals. Deal 48 was decided in
-74 s with a share of 1, 69 s with 2, and 60 s once the sweep also went on alone
-past :data:`SWEEP_THROUGH` (``python benchmarks/solve.py acey-and-kingsley
---deals 48 --timeout 120``, a table of 6 million).
+million positions (median 250,000) on those 125 deals; a deal the beams win
+while the sweep still runs pays the sweep's share of its time as well. The 147
+deals of 1-1000 that took over 50,000 positions to win at 60 s (841 among
+them) were all still won: in 527 s at a share of 1 (median 1.17 s), 697 s at
+a share of 2 (median 1.82 s), against 526 s (median 0.80 s) for the search
+before the sweep, two processes side by side each time. Deal 48 needs the
+sweep to go on alone near the end of the stock, not a larger share: 74 s at a
+share of 1 and 69 s at 2 when it went on alone only once the stock was out, 48
+to 55 s since (``python
+benchmarks/solve.py acey-and-kingsley --deals 48 --timeout 60``, alone).
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
