@@ -15,6 +15,7 @@ from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import CHECK_EVERY, DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
+from cardtable.solver.sweep import Sweep
 from cardtable.solver.updown import (
     DEAL,
     EMPTY_KING_TOP,
@@ -304,12 +305,12 @@ class _Watched(Search):
         self.beams[-1] = (width, ahead, True)
         return outcome
 
-    def _sweep_turn(self, check: Check) -> bool:
+    def _sweep_turn(self, check: Check) -> Sweep | None:
         if not self.sweeps:
-            return False
+            return None
         begun = self.states
         over = super()._sweep_turn(check)
-        self.turns.append((begun, self.states, over, len(self.beams)))
+        self.turns.append((begun, self.states, over is not None, len(self.beams)))
         return over
 
 

@@ -66,6 +66,8 @@ Ranks = tuple[int, ...]
 class WasteSets:
     """Sets of wastes as tries read from the top, each distinct trie one numbered node.
 
+    The wastes of one set all hold as many cards (those of one rest do), so a
+    path from a set's node always ends at :data:`BARE` after that many ranks.
     ``edges[node]`` maps each rank on top of a waste of the set to the node of
     what lies below it. Equal sets get one number, so sets compare and hash as
     ints, and a set shares whatever parts it has in common with others: the

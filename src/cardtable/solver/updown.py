@@ -58,6 +58,10 @@ the same rules and the same answers. Its argument, in four parts:
    next stock cards) and restarted depth-first probes take turns and share what
    they proved. Once the stock is out, cards pass between tableau and
    foundations both ways, and each such endgame is searched to its end in one go.
+   A third search takes turns with them: the sweep of
+   :mod:`cardtable.solver.sweep`, which visits every position at once, a set of
+   wastes per rest, and proves lost the deals whose waste grows long while
+   little goes home.
 
 Every line the search returns is replayed move by move on the real
 :class:`~cardtable.core.state.State` with the rules' own legality check before it
@@ -268,8 +272,8 @@ a share of 2 (median 1.82 s), against 526 s (median 0.80 s) for the search
 before the sweep, two processes side by side each time. Deal 48 needs the
 sweep to go on alone near the end of the stock, not a larger share: 74 s at a
 share of 1 and 69 s at 2 when it went on alone only once the stock was out, 48
-to 55 s since (``python
-benchmarks/solve.py acey-and-kingsley --deals 48 --timeout 60``, alone).
+to 55 s since (alone, ``python benchmarks/solve.py acey-and-kingsley --deals 48
+--timeout 60``).
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
@@ -517,10 +521,11 @@ class Search:
         beams over the stock phase, which keep the most promising positions after
         every card the stock gives (judged by the position alone, then by a
         look-ahead: :meth:`_rank_now`, :meth:`_rank_ahead`), and a depth-first
-        probe with its own move order. Each is exhaustive once its room suffices
-        (a beam never had to drop a position, the probe was never cut), and only
-        then is a deal declared unwinnable. Wins come from whichever finds one
-        first; each finds wins the others miss.
+        probe with its own move order; after the third round, the sweep too
+        (:meth:`_sweep_turn`). Each is exhaustive once its room suffices (a beam
+        never had to drop a position, the probe was never cut, the sweep did not
+        give way), and only then is a deal declared unwinnable. Wins come from
+        whichever finds one first; each finds wins the others miss.
 
         The look-ahead beam is a round behind, a third as wide as the plain one:
         it costs about 2.2 times as much a position and won fewer of the hard
@@ -556,12 +561,12 @@ class Search:
                 return self._probe(random.Random(round_) if round_ else None, cap, check)
             except _ProbeCut:
                 width, cap = width * GROWTH, cap * GROWTH
-            if round_ >= SWEEP_FROM and self._sweep_turn(check):
-                return self.sweep.win if self.sweep is not None else None
+            if round_ >= SWEEP_FROM and (swept := self._sweep_turn(check)) is not None:
+                return swept.win
         raise AssertionError("unreachable")
 
-    def _sweep_turn(self, check: Check) -> bool:
-        """The sweep's turn (:mod:`cardtable.solver.sweep`): whether it is over, its verdict then in ``self.sweep``.
+    def _sweep_turn(self, check: Check) -> Sweep | None:
+        """The sweep's turn (:mod:`cardtable.solver.sweep`): the sweep if it is over (its verdict in ``win``), else None.
 
         It sweeps until it has visited :data:`SWEEP_SHARE` times as many
         positions as the other searches together, and gives way for good
@@ -571,20 +576,21 @@ class Search:
         wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
         50,000 positions).
         """
-        if self.sweep is None:  # it gave way
-            return False
+        sweep = self.sweep
+        if sweep is None:  # it gave way
+            return None
         begun = self.states
         until = begun + SWEEP_SHARE * (begun - self.swept) - self.swept
         self._sweeping = True
         try:
-            if self.sweep.advance(until, lambda: self._look(check, 0)):
-                return True
+            over = sweep.advance(until, lambda: self._look(check, 0))
             # Near the end of the stock, what is left is bounded by its room: it sees it through.
-            near_end = self.sweep.dealt >= SWEEP_THROUGH * len(self.line)
-            return near_end and self.sweep.advance(1 << 62, lambda: self._look(check, 0))
+            if not over and sweep.dealt >= SWEEP_THROUGH * len(self.line):
+                over = sweep.advance(1 << 62, lambda: self._look(check, 0))
+            return sweep if over else None
         except SweepTooLarge:
             self.sweep = None
-            return False
+            return None
         finally:
             self._sweeping = False
             self.swept += self.states - begun
