@@ -4,7 +4,9 @@
 
 The solver gives the sweep (:mod:`cardtable.solver.sweep`) turns beside its
 beams; this script runs it by itself from each deal's start, to its end or
-until it gives way (``--room``: the table positions it may weigh; 0, no bound),
+until it gives way (``--room``: the table it may weigh, in positions; 0, no
+bound. Alone, it gives way only when its stock phase looks set to outgrow its
+share of that room: in the solver, a full table drops it too),
 and prints a line per deal: the verdict (won, unwinnable, or gave way, and
 while sweeping which stock card's level), the rests swept, the rests swept once
 the stock is out, the weight it reached, the seconds, and the process's peak

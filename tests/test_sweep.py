@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import weakref
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,6 +14,7 @@ from cardtable import State, deal
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
+from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import BARE, EMPTY, Sweep, SweepTooLarge, WasteSets
 from cardtable.solver.updown import DEAL, Search, _unpack_step
 from helpers import ACEY, FAST, acey_positions
@@ -116,3 +121,20 @@ def test_a_full_table_drops_the_sweep_and_the_search_goes_on() -> None:
     result = solve(deal(load_game(ACEY), 13), Limit(states=600_000, table=150_000))
     assert result.status == "unknown"
     assert result.reason == "searched 600000 positions"
+
+
+def test_a_search_lets_its_sweep_go_at_once_when_it_ends() -> None:
+    # The sweep and its search refer to each other: without being let go, its sets
+    # would wait for the garbage collector, one deal's after another in a survey.
+    gc.disable()
+    try:
+        for number, budget in ((194, None), (13, 300_000)):
+            search = Search(deal(load_game(ACEY), number), DEFAULT_TABLE_CAP)
+            assert search.sweep is not None
+            sweep = weakref.ref(search.sweep)
+            with contextlib.suppress(_BudgetExceeded):
+                search.run(_Budget(Limit(states=budget)).check)
+            assert search.sweep is None
+            assert sweep() is None
+    finally:
+        gc.enable()

@@ -48,7 +48,7 @@ and the sweep gives way as soon as its rests look set to outgrow its room
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # the search imports this module; this one only needs its type
@@ -230,7 +230,11 @@ class Sweep:
                 look()
         return False
 
-    def _sweep(self) -> Iterator[None]:
+    def close(self) -> None:
+        """End the sweep where it stands: its generator, which refers to it, lets go of it."""
+        self._steps.close()
+
+    def _sweep(self) -> Generator[None, None, None]:
         """Sweep the stock phase level by level, then the endgame; yield after each rest. Sets :attr:`win` on a win."""
         search, sets = self.search, self.sets
         dealt_at, dealt_mask = self._dealt_at, self._dealt_mask

@@ -542,8 +542,22 @@ class Search:
         won in 35 s with the schedule kept): a narrower beam misses the wins of
         the wider one (deal 131: won 21,870 wide, not 9,000 to 16,000 wide).
         """
-        codes = self._run(check)
+        try:
+            codes = self._run(check)
+        finally:
+            self._drop_sweep()
         return None if codes is None else [_unpack_step(code) for code in codes]
+
+    def _drop_sweep(self) -> None:
+        """Let the sweep go, and its memory at once.
+
+        The sweep and this search refer to each other, and so do the sweep and
+        its paused generator: left to the garbage collector, a survey worker
+        could carry one deal's sets, and its ``dead`` positions, into the next.
+        """
+        if self.sweep is not None:
+            self.sweep.close()
+            self.sweep = None
 
     def _run(self, check: Check) -> list[int] | None:
         if self.is_won(self.root):
@@ -589,7 +603,7 @@ class Search:
                 over = sweep.advance(1 << 62, lambda: self._look(check, 0))
             return sweep if over else None
         except SweepTooLarge:
-            self.sweep = None
+            self._drop_sweep()
             return None
         finally:
             self._sweeping = False
@@ -671,7 +685,8 @@ class Search:
         if self.table_cap is not None and kept + len(self.dead) + sweep > self.table_cap:
             self.dead.clear()
             if sweep and kept + sweep > self.table_cap:  # the sweep gives way to the search at hand
-                self.sweep, sweep = None, 0
+                self._drop_sweep()
+                sweep = 0
                 if self._sweeping:
                     raise SweepTooLarge
         table = kept + len(self.dead) + sweep
