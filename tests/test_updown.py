@@ -290,12 +290,12 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
 class _Watched(Search):
     """A search that notes every beam it starts (its width, whether it looks ahead, whether
     it ended on its own) and every turn of its sweep (positions before and after, whether
-    it was over, beams before)."""
+    it was over, how many beams came before, whether the sweep was still there)."""
 
     def __init__(self, state: State, sweeps: bool = True, table_cap: int | None = None) -> None:
         super().__init__(state, table_cap)
         self.beams: list[tuple[int, bool, bool]] = []
-        self.turns: list[tuple[int, int, bool, int]] = []  # and how many beams came before
+        self.turns: list[tuple[int, int, bool, int, bool]] = []
         self.sweeps = sweeps
 
     def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
@@ -310,7 +310,7 @@ class _Watched(Search):
             return None
         begun = self.states
         over = super()._sweep_turn(check)
-        self.turns.append((begun, self.states, over is not None, len(self.beams)))
+        self.turns.append((begun, self.states, over is not None, len(self.beams), self.sweep is not None))
         return over
 
 
@@ -350,7 +350,7 @@ def test_the_sweep_takes_its_share_after_the_first_rounds() -> None:
     assert len(search.turns) > 2
     assert search.turns[0][3] == 1 + 2 * SWEEP_FROM
     swept = 0
-    for begun, ended, over, _ in search.turns:
+    for begun, ended, over, _, _ in search.turns:
         swept += ended - begun
         assert not over
         assert swept == SWEEP_SHARE * (ended - swept)
@@ -362,10 +362,11 @@ def test_a_sweep_whose_rests_multiply_gives_way_to_the_beams() -> None:
     search = _Watched(deal(load_game(ACEY), 13), table_cap=DEFAULT_TABLE_CAP)
     with pytest.raises(_BudgetExceeded):
         search.run(stop_after(1_000_000))
-    assert search.sweep is None
-    swept = [ended - begun for begun, ended, _, _ in search.turns]
+    swept = [ended - begun for begun, ended, *_ in search.turns]
     last = max(index for index, positions in enumerate(swept) if positions)
-    _, ended, _, beams = search.turns[last]
+    _, ended, _, beams, still_there = search.turns[last]
+    assert not still_there
+    assert all(alive for *_, alive in search.turns[:last])
     assert search.swept == sum(swept) < SWEEP_SHARE * (ended - search.swept)
     assert len(search.beams) > beams
 

@@ -318,7 +318,7 @@ class Search:
         )
         self.dead: set[int] = set()
         self.table_cap = table_cap
-        self.sweep: Sweep | None = Sweep(self, table_cap)  # None once it has given way
+        self.sweep: Sweep | None = Sweep(self, table_cap)  # None once it has given way, or the search ended
         self._sweeping = False
         self.swept = 0  # positions the sweep has visited
         self.states = 0
