@@ -23,8 +23,10 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Sequence
 
 from cardtable import deal, load_game
+from cardtable.solver.sweep import waste_ranks
 from cardtable.solver.updown import Search
 from deal_args import deal_numbers  # beside this script, so on its path
 from stock_phase import next_level  # beside this script, so on its path
@@ -49,16 +51,7 @@ class TopsSearch:
         self.kept: list[int] = [0] * 128  # losses by the number of waste places they keep (the floor counts)
         self.visited = 0
 
-    def ranks(self, waste: int) -> list[int]:
-        """The waste's ranks, top first."""
-        line, ranks = self.search.line, []
-        while waste:
-            top = waste.bit_length() - 1
-            ranks.append(line[top])
-            waste ^= 1 << top
-        return ranks
-
-    def covered(self, rest: int, ranks: list[int]) -> int:
+    def covered(self, rest: int, ranks: Sequence[int]) -> int:
         """How many places of this waste a remembered loss keeps (0: none covers it)."""
         tops = self.losses.get(rest)
         if not tops:
@@ -70,7 +63,7 @@ class TopsSearch:
                 return depth
         return len(ranks) + 1 if packed << 4 | FLOOR in tops else 0
 
-    def remember(self, rest: int, ranks: list[int], deepest: int) -> None:
+    def remember(self, rest: int, ranks: Sequence[int], deepest: int) -> None:
         """A loss that looked at the waste from the top down to place ``deepest`` (-1: it emptied the waste)."""
         if self.exact:
             deepest = -1
@@ -86,7 +79,7 @@ class TopsSearch:
     def visit(self, key: int) -> int | None:
         """None if ``key`` is won, else the deepest waste place (from the bottom, -1 for empty) its search saw."""
         waste = key & self.waste_mask
-        rest, ranks = key ^ waste, self.ranks(waste)
+        rest, ranks = key ^ waste, waste_ranks(self.search, waste)
         if keep := self.covered(rest, ranks):
             return len(ranks) - keep
         self._count()
@@ -112,11 +105,11 @@ class TopsSearch:
 
         Every position seen is lost and looked no deeper than the whole, so each is remembered with that depth.
         """
-        seen, stack, members, deepest = {start}, [start], [], len(self.ranks(start & self.waste_mask)) - 1
+        seen, stack, members, deepest = {start}, [start], [], len(waste_ranks(self.search, start)) - 1
         while stack:
             key = stack.pop()
             waste = key & self.waste_mask
-            rest, ranks = key ^ waste, self.ranks(waste)
+            rest, ranks = key ^ waste, waste_ranks(self.search, waste)
             if key != start and (keep := self.covered(rest, ranks)):
                 deepest = min(deepest, len(ranks) - keep)
                 continue

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable import PileId, State, deal
+from cardtable import Move, PileId, State, deal
 from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
-from cardtable.solver import Limit, solve
+from cardtable.solver import Limit, solve, updown
 from cardtable.solver.search import CHECK_EVERY, DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import Sweep
 from cardtable.solver.updown import (
@@ -369,6 +369,26 @@ def test_a_sweep_whose_rests_multiply_gives_way_to_the_beams() -> None:
     assert all(alive for *_, alive in search.turns[:last])
     assert search.swept == sum(swept) < SWEEP_SHARE * (ended - search.swept)
     assert len(search.beams) > beams
+
+
+def test_a_sweep_near_the_end_of_the_stock_goes_on_to_the_end_in_one_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Deal 48 with 52 of its 66 stock cards dealt onto the waste: with no share at
+    # all, the sweep still goes through, in its first turn, because it starts past
+    # SWEEP_THROUGH of the stock; with that moved past the end, it takes no step.
+    state = deal(load_game(ACEY), 48)
+    for _ in range(52):
+        state.push(Move.deal())
+    monkeypatch.setattr(updown, "SWEEP_SHARE", 0)
+    through = _Watched(state)
+    assert through.run(stop_after(1_000_000)) is None
+    (begun, ended, over, _, _), *_ = through.turns
+    assert over and ended > begun
+    monkeypatch.setattr(updown, "SWEEP_THROUGH", 1.01)
+    held = _Watched(state)
+    assert held.run(stop_after(1_000_000)) is None  # the other searches prove it lost alone
+    assert held.turns and held.swept == 0
 
 
 def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position() -> None:

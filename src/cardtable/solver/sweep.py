@@ -143,6 +143,16 @@ class WasteSets:
         self._differences.clear()
 
 
+def waste_ranks(search: Search, key: int) -> Ranks:
+    """A key's waste as ranks, top first (the key may be the waste's bits alone)."""
+    waste, line, ranks = key & search.layout.waste_mask, search.line, []
+    while waste:
+        top = waste.bit_length() - 1
+        ranks.append(line[top])
+        waste ^= 1 << top
+    return tuple(ranks)
+
+
 class SweepTooLarge(Exception):
     """The sweep would outgrow its room: it gives way."""
 
@@ -184,8 +194,7 @@ class Sweep:
         self.sets = WasteSets()
         self.win: list[int] | None = None
         layout = search.layout
-        self._dealt_at, self._dealt_mask, self._found_at = layout.position, layout.position_mask, layout.found
-        self._won = len(search.line) << layout.position  # a rest with this below its foundations is won
+        self._found_at = layout.found
         self._home_counts: list[int] = []  # cards home, by foundation class number
         # the moves' parts that depend on the foundation class or the tableau alone, remembered
         self._homes_by_class: dict[int, list[tuple[int, ...]]] = {}
@@ -195,7 +204,7 @@ class Sweep:
         self.levels: dict[Level, dict[int, int]] = {}
         self.seen: dict[int, int] = {}
         self.layers: list[Layer] = []
-        self.dealt = self._dealt(search.root)
+        self.dealt = search.dealt(search.root)
         """The level being swept: stock cards dealt (all, once the stock is out)."""
         self._entries = 0  # rests held in dicts: the levels, the endgame's seen and upcoming
         self._layered = 0  # rests held in finished layers
@@ -237,15 +246,15 @@ class Sweep:
     def _sweep(self) -> Generator[None, None, None]:
         """Sweep the stock phase level by level, then the endgame; yield after each rest. Sets :attr:`win` on a win."""
         search, sets = self.search, self.sets
-        dealt_at, dealt_mask = self._dealt_at, self._dealt_mask
+        dealt_at, dealt_mask = search.layout.position, search.layout.position_mask
         start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
-        first, lowest = self._dealt(start), self._home(start)
+        first, lowest = search.dealt(start), self._home(start)
         arrivals = self.seen
         self._keep(
             arrivals if first == stock_out else self._level(first, start),
             start,
-            sets.of(self._ranks(search.root)),
+            sets.of(waste_ranks(search, search.root)),
         )
         for dealt in range(first, stock_out):
             self.dealt = dealt
@@ -285,7 +294,7 @@ class Sweep:
             self.layers.append((rests, nodes))
             self._layered += len(rests)
             for rest, node in zip(rests, nodes):
-                if node == BARE and self._is_won(rest):
+                if node == BARE and self.search.is_won(rest):  # the rest has no waste bits
                     self.win = self._trace(rest)
                     return
             upcoming: dict[int, int] = {}
@@ -390,31 +399,13 @@ class Sweep:
     def _level(self, dealt: int, rest: int) -> dict[int, int]:
         return self.levels.setdefault((dealt, self._home(rest)), {})
 
-    def _dealt(self, rest: int) -> int:
-        return rest >> self._dealt_at & self._dealt_mask
-
     def _home(self, rest: int) -> int:
         """How many cards the rest has home (from its foundation class)."""
         found = rest >> self._found_at
-        if found < len(self._home_counts):
-            return self._home_counts[found]
         while len(self._home_counts) <= found:
             pairs, aces, kings = self.search.classes[len(self._home_counts)]
             self._home_counts.append(13 * pairs + sum(aces) + sum(14 - top for top in kings))
         return self._home_counts[found]
-
-    def _is_won(self, rest: int) -> bool:
-        """Whether nothing but the waste is left off the foundations."""
-        return rest & self.search.layout.below_found == self._won
-
-    def _ranks(self, key: int) -> Ranks:
-        """A key's waste as ranks, top first."""
-        waste, line, ranks = key & self.search.layout.waste_mask, self.search.line, []
-        while waste:
-            top = waste.bit_length() - 1
-            ranks.append(line[top])
-            waste ^= 1 << top
-        return tuple(ranks)
 
     def _key(self, rest: int, ranks: Ranks) -> int:
         """A rest and a waste as one key: the waste's ranks at their earliest places in the line."""
@@ -441,7 +432,7 @@ class Sweep:
             rest, ranks, code = self._step_back(rest, ranks, [zip(*self.layers[index - 1])])
             codes.append(code)
         while self._key(rest, ranks) != start:
-            dealt, home = self._dealt(rest), self._home(rest)
+            dealt, home = self.search.dealt(rest), self._home(rest)
             levels = ((dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1))
             sources = [self.levels.get(level, {}).items() for level in levels]
             rest, ranks, code = self._step_back(rest, ranks, sources)
