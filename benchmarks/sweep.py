@@ -7,8 +7,9 @@ beams; this script runs it by itself from each deal's start, to its end or
 until it gives way (``--room``: the table it may weigh, in positions; 0, no
 bound. Alone, it gives way only when its stock phase looks set to outgrow its
 share of that room: in the solver, a full table drops it too),
-and prints a line per deal: the verdict (won, unwinnable, or gave way, and
-while sweeping which stock card's level), the rests swept, the rests swept once
+and prints a line per deal: the verdict (won, unwinnable, no win found once
+narrowed to the width it says, or gave way, and while sweeping which stock
+card's level), the rests swept, the rests swept once
 the stock is out, the weight it reached, the seconds, and the process's peak
 memory so far.
 """
@@ -34,7 +35,10 @@ def sweep_deal(number: int, room: int | None) -> str:
     started = time.perf_counter()
     try:
         sweep.advance(1 << 62, lambda: None)
-        verdict = "unwinnable" if sweep.win is None else "won"
+        if sweep.win is not None:
+            verdict = "won"
+        else:
+            verdict = f"no win {sweep.width:,} wide" if sweep.narrowed else "unwinnable"
     except SweepTooLarge:
         verdict = f"gave way at card {sweep.dealt + 1}"
     seconds = time.perf_counter() - started

@@ -15,7 +15,7 @@ from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
-from cardtable.solver.sweep import BARE, EMPTY, Sweep, SweepTooLarge, WasteSets
+from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets
 from cardtable.solver.updown import DEAL, Search, _unpack_step
 from helpers import ACEY, FAST, acey_positions
 
@@ -55,11 +55,18 @@ def test_sets_of_wastes_are_the_sets_they_stand_for(
     assert made(sets, set(one)) == first  # equal sets are one node
 
 
-def swept(state: State, room: int | None = None) -> Sweep:
+def searching(number: int) -> Search:
+    """A search of a deal with no budget to look at, for a sweep of its own."""
+    search = Search(deal(load_game(ACEY), number))
+    search.due = 1 << 62
+    return search
+
+
+def swept(state: State, room: int | None = None, width: int | None = None) -> Sweep:
     """A sweep of the position run to its end."""
     search = Search(state)
     search.due = 1 << 62  # no budget to look at
-    sweep = Sweep(search, room)
+    sweep = Sweep(search, room, width)
     assert sweep.advance(1 << 62, lambda: None)
     return sweep
 
@@ -84,6 +91,51 @@ def test_the_sweep_and_the_plain_search_agree(state: State) -> None:
         assert replay(won_by(sweep)).problem is None
 
 
+@FAST
+@given(acey_positions(lowest=8), st.integers(1, 4))
+def test_a_narrowed_sweep_wins_only_with_lines_that_replay(state: State, width: int) -> None:
+    # Narrowed to a few rests a card, the sweep may miss every win; what it finds
+    # must still replay, and one that never had to drop a rest is still exact.
+    sweep = swept(state, width=width)
+    if sweep.win is not None:
+        assert replay(won_by(sweep)).problem is None
+    elif not sweep.narrowed:
+        assert solve(state, Limit(states=20_000), prune=False).status in ("unwinnable", "unknown")
+
+
+def test_a_narrowed_sweep_keeps_the_most_promising_rests_after_each_card() -> None:
+    # Deal 13 kept 1,000 rests wide: after every stock card, the rests that cards
+    # dealt brought are cut to the width, the best judged first.
+    sweep = Sweep(searching(13), None, width=1_000)
+    dropped: list[int] = []
+    narrow = sweep._narrow
+
+    def watched(dealt: int) -> None:
+        arrived = [rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests]
+        narrow(dealt)
+        kept = {rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests}
+        assert len(kept) == min(len(arrived), 1_000)
+        if kept != set(arrived):
+            judge = sweep.search.promise
+            score = {rest: judge(rest >> sweep._found_at, sweep._waste_length(rest)) for rest in arrived}
+            worst_kept = min(score[rest] for rest in kept)
+            assert worst_kept >= max(score[rest] for rest in arrived if rest not in kept)
+            dropped.append(dealt)
+
+    sweep._narrow = watched  # type: ignore[method-assign]
+    sweep.advance(400_000, lambda: None)
+    assert sweep.narrowed and dropped
+
+
+def test_the_sweep_knows_each_rests_waste_length() -> None:
+    # The length a narrowed sweep judges a rest by is that of every waste in its set
+    sweep = Sweep(searching(13), None)
+    sweep.advance(50_000, lambda: None)
+    for rests in sweep.levels.values():
+        for rest, node in rests.items():
+            assert {len(ranks) for ranks in members(sweep.sets, node)} == {sweep._waste_length(rest)}
+
+
 def test_the_sweep_proves_the_lost_deal_lost_in_a_few_hundred_rests() -> None:
     sweep = swept(deal(load_game(ACEY), 194))
     assert sweep.win is None
@@ -105,14 +157,17 @@ def test_the_sweep_traces_a_win_back_through_the_stock_phase() -> None:
     assert any(code & 3 == DEAL for code in sweep.win or [])
 
 
-def test_the_sweep_gives_way_when_its_rests_would_outgrow_its_room() -> None:
-    # Deal 1: the rests multiply as cards go home, and the sweep sees it coming
-    search = Search(deal(load_game(ACEY), 1))
-    search.due = 1 << 62
-    sweep = Sweep(search, 100_000)
+def test_the_sweep_narrows_when_its_rests_would_outgrow_its_room() -> None:
+    # Deal 1: the rests multiply as cards go home, and the sweep sees it coming.
+    # With room for FIRST_WIDTH rests a card it narrows; with less it gives way.
+    sweep = Sweep(searching(1), 4_000_000)
+    while not sweep.narrowed:
+        assert not sweep.advance(sweep.search.states + 10_000, lambda: None)
+    assert sweep.width == FIRST_WIDTH
+    sweep = Sweep(searching(1), 100_000)
     with pytest.raises(SweepTooLarge):
         sweep.advance(1 << 62, lambda: None)
-    assert sweep.weight <= 100_000
+    assert sweep.weight <= 100_000 and sweep.width is None
 
 
 def test_a_full_table_drops_the_sweep_and_the_search_goes_on() -> None:

@@ -13,7 +13,7 @@ from cardtable import Move, PileId, State, deal
 from cardtable.core.cards import KING, rank
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
-from cardtable.solver import Limit, solve, updown
+from cardtable.solver import Limit, solve, sweep, updown
 from cardtable.solver.search import CHECK_EVERY, DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import Sweep
 from cardtable.solver.updown import (
@@ -230,7 +230,7 @@ def test_the_look_ahead_plays_greedily_and_its_memo_changes_nothing(
     ]
     for key in rnd.sample(level, len(level)):
         heights, position, waste, _, _ = search.unpack(greedy_walk(search, key, stop))
-        left = search._in_reserves(heights) + waste.bit_count() + len(search.line) - position
+        left = search.in_reserves(heights) + waste.bit_count() + len(search.line) - position
         assert search._greedy_left(key, stop, memo) == left
 
 
@@ -290,12 +290,14 @@ def test_the_beams_judge_counts_the_waste_not_the_reserves() -> None:
 class _Watched(Search):
     """A search that notes every beam it starts (its width, whether it looks ahead, whether
     it ended on its own) and every turn of its sweep (positions before and after, whether
-    it was over, how many beams came before, whether the sweep was still there)."""
+    it was over, how many beams came before, whether the sweep was still there, and the
+    width of the sweep that took it and whether it had narrowed by the turn's end)."""
 
     def __init__(self, state: State, sweeps: bool = True, table_cap: int | None = None) -> None:
         super().__init__(state, table_cap)
         self.beams: list[tuple[int, bool, bool]] = []
         self.turns: list[tuple[int, int, bool, int, bool]] = []
+        self.widths: list[tuple[int | None, bool]] = []
         self.sweeps = sweeps
 
     def _beam(self, width: int, judge: Judge, check: Check) -> tuple[list[int] | None, bool]:
@@ -308,8 +310,12 @@ class _Watched(Search):
     def _sweep_turn(self, check: Check) -> Sweep | None:
         if not self.sweeps:
             return None
-        begun = self.states
+        begun, taking = self.states, self.sweep
         over = super()._sweep_turn(check)
+        if taking is not None:
+            self.widths.append((taking.width, taking.narrowed))
+        if over is not None:
+            assert not over.narrowed  # a verdict comes only from a sweep that kept every rest
         self.turns.append((begun, self.states, over is not None, len(self.beams), self.sweep is not None))
         return over
 
@@ -356,19 +362,32 @@ def test_the_sweep_takes_its_share_after_the_first_rounds() -> None:
         assert swept == SWEEP_SHARE * (ended - swept)
 
 
-def test_a_sweep_whose_rests_multiply_gives_way_to_the_beams() -> None:
+def test_a_sweep_whose_rests_multiply_narrows_and_keeps_its_share() -> None:
     # With the default table, deal 13's sweep sees its rests multiply within a few
-    # turns and gives way for good, short of its share; the beams go on.
+    # turns and narrows to the most promising rests after each stock card; it
+    # still takes its share, beside the beams.
     search = _Watched(deal(load_game(ACEY), 13), table_cap=DEFAULT_TABLE_CAP)
     with pytest.raises(_BudgetExceeded):
-        search.run(stop_after(1_000_000))
-    swept = [ended - begun for begun, ended, *_ in search.turns]
-    last = max(index for index, positions in enumerate(swept) if positions)
-    _, ended, _, beams, still_there = search.turns[last]
-    assert not still_there
-    assert all(alive for *_, alive in search.turns[:last])
-    assert search.swept == sum(swept) < SWEEP_SHARE * (ended - search.swept)
-    assert len(search.beams) > beams
+        search.run(stop_after(1_500_000))
+    assert search.widths[0] == (None, False)
+    assert search.widths[-1] == (sweep.FIRST_WIDTH, True)
+    swept = 0
+    for begun, ended, over, _, still_there in search.turns:
+        swept += ended - begun
+        assert still_there and not over
+        assert swept == SWEEP_SHARE * (ended - swept)
+
+
+def test_a_narrowed_sweep_that_ends_without_a_win_gives_way_for_good() -> None:
+    # Deal 194 is lost. A sweep narrowed to two rests a card ends without a win,
+    # which proves nothing: it gives way, and the verdict comes from a search that
+    # dropped nothing (the _Watched search checks that no narrowed sweep gave it).
+    search = _Watched(deal(load_game(ACEY), 194))
+    search.sweep = Sweep(search, None, width=2)
+    assert search.run(stop_after(1_000_000)) is None
+    assert search.widths[-1] == (2, True)
+    assert not search.turns[-1][-1]  # it was gone after its last turn
+    assert len(search.beams) > search.turns[-1][3]  # and the beams went on
 
 
 def test_a_sweep_near_the_end_of_the_stock_goes_on_to_the_end_in_one_turn(

@@ -42,8 +42,12 @@ while the waste grows, the likeliest to be lost (deal 48: 5.9 million rests
 swept, then unwinnable). Where many cards go home the rests multiply (deal 1,
 won in 0.05 s by the beams: 8 million rests after its 37th stock card), so
 :class:`~cardtable.solver.updown.Search` gives the sweep turns beside its beams,
-and the sweep gives way as soon as its rests look set to outgrow its room
-(:meth:`Sweep._project`).
+and as soon as its rests look set to outgrow its room (:meth:`Sweep._project`)
+the sweep *narrows*: after each stock card it keeps only the most promising
+rests, each still with every waste that reaches it (:meth:`Sweep._narrow`), a
+beam over rests. A narrowed sweep can still find a win, which is traced and
+checked as before, but one that ends without a win proves nothing
+(:attr:`Sweep.narrowed`).
 """
 
 from __future__ import annotations
@@ -175,8 +179,27 @@ third of the default table (6 million) leaves its stock phase some margin. The
 sooner a sweep that cannot go through gives way, the less it costs the beams,
 and rests that multiply double with about every card.
 """
+NARROW_STOCK_SHARE: Final = 2 / 3
+""":data:`STOCK_SHARE` for a sweep that has narrowed: its endgame starts from far fewer rests.
+
+The rests swept after each stock card are the :attr:`Sweep.width` dealt, and
+those that more cards home make of them: deal 202 narrowed to 30,000 weighs 2
+million when its 65th card is dealt, a third of the default table, and its
+endgame 1.6 million rests more.
+"""
 LAYER_WEIGHT: Final = 0.25
 """A rest and its set in a finished endgame layer, two list slots and the set's number: ~45 bytes."""
+FIRST_WIDTH: Final = 30_000
+"""The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
+
+Of the first 40 deals of 1-1000 unknown at 60 s, a sweep narrowed from the
+start to 3,000 rests wins none, to 10,000 one (202), to 30,000 three (131, 202,
+206; the beams need 10 to 22 million positions for 131 and 206). Narrowing
+only once the room runs short, at 30,000 it wins 10 of the 125 unknown besides
+48, with 1.4 to 3.9 million rests (14.5 to 35.7 s alone), and ends without a
+win on the others after 9 to 60 s (median 20) but one: deal 460's endgame
+outgrows the room (24.5 million rests), and in the solver a full table drops it.
+"""
 
 
 class Sweep:
@@ -187,10 +210,17 @@ class Sweep:
     count it shares: a rest swept counts as a position.
     """
 
-    def __init__(self, search: Search, room: int | None) -> None:
-        """``room``: the positions of the search's table the sweep may weigh (see :attr:`weight`); None, no bound."""
+    def __init__(self, search: Search, room: int | None, width: int | None = None) -> None:
+        """``room``: the positions of the search's table the sweep may weigh (see :attr:`weight`); None, no bound.
+
+        ``width``: the rests to keep after each stock card (see :meth:`_narrow`);
+        None, every one, unless the room runs short.
+        """
         self.search = search
         self.room = room
+        self.width = width
+        self.narrowed = False
+        """Whether rests were dropped: then a sweep that ends without a win proves nothing."""
         self.sets = WasteSets()
         self.win: list[int] | None = None
         layout = search.layout
@@ -208,6 +238,7 @@ class Sweep:
         """The level being swept: stock cards dealt (all, once the stock is out)."""
         self._entries = 0  # rests held in dicts: the levels, the endgame's seen and upcoming
         self._layered = 0  # rests held in finished layers
+        self._cards = self._not_in_waste(search.root) + (search.root & layout.waste_mask).bit_count()
         self._steps = self._sweep()
 
     @property
@@ -258,6 +289,7 @@ class Sweep:
         )
         for dealt in range(first, stock_out):
             self.dealt = dealt
+            self._narrow(dealt)
             for home in range(lowest, 105):
                 for rest, node in self.levels.get((dealt, home), {}).items():
                     yield
@@ -272,7 +304,7 @@ class Sweep:
         yield from self._endgame()
 
     def _project(self, dealt: int, stock_out: int) -> None:
-        """Give way at once when the rests of the next level, as many again at each card to come, would not fit.
+        """Narrow the sweep when the rests of the next level, as many again at each card to come, would not fit; give way if even that would not.
 
         Where much goes home the rests multiply with every card (deal 1: 93,000
         after its 31st stock card, 8 million after its 37th), and the sweep would
@@ -283,8 +315,63 @@ class Sweep:
         if self.room is None:
             return
         level = sum(len(rests) for (at, _), rests in self.levels.items() if at == dealt + 1)
-        if self.weight + ENTRY_WEIGHT * level * (stock_out - dealt) > STOCK_SHARE * self.room:
-            raise SweepTooLarge
+        if self.width is not None:
+            level = min(level, self.width)
+        if self._fits(level, stock_out - dealt):
+            return
+        if self.width is None and self._fits(min(level, FIRST_WIDTH), stock_out - dealt):
+            self.width = FIRST_WIDTH  # narrowed, it may still win
+            return
+        raise SweepTooLarge
+
+    def _fits(self, rests: int, levels: int) -> bool:
+        """Whether ``levels`` more levels of this many rests each fit the stock phase's share of the room."""
+        assert self.room is not None
+        share = STOCK_SHARE if self.width is None else NARROW_STOCK_SHARE
+        return self.weight + ENTRY_WEIGHT * rests * levels <= share * self.room
+
+    def _narrow(self, dealt: int) -> None:
+        """Keep the :attr:`width` most promising rests with ``dealt`` stock cards dealt, before any is swept.
+
+        A sweep that keeps every rest cannot go through a deal whose rests
+        multiply, but the best of them with every waste that reaches them still
+        cover far more positions than a beam of positions as wide. Rests are
+        judged as the beams judge positions (:meth:`~cardtable.solver.updown.Search.promise`):
+        a rest fixes its wastes' length and its free pairs; ties go to the larger
+        key, so that every machine keeps the same rests. Only cards dealt bring a
+        rest to this level until it is swept, so all of them are here to judge.
+        """
+        levels = [rests for (at, _), rests in self.levels.items() if at == dealt]
+        count = sum(len(rests) for rests in levels)
+        width = self.width
+        if width is None or count <= width:
+            return
+        promise = self.search.promise
+        judged = sorted(
+            (rest for rests in levels for rest in rests),
+            key=lambda rest: (promise(rest >> self._found_at, self._waste_length(rest)), rest),
+            reverse=True,
+        )
+        for rest in judged[width:]:
+            del self.levels[dealt, self._home(rest)][rest]
+        self._entries -= count - width
+        self.narrowed = True
+
+    def _waste_length(self, rest: int) -> int:
+        """How many cards each waste of the rest holds: the deal's cards in no other place."""
+        return self._cards - self._not_in_waste(rest)
+
+    def _not_in_waste(self, rest: int) -> int:
+        """The cards home, in the reserves, on the tableau and in the stock."""
+        search, at = self.search, self.search.layout
+        tableau = rest >> at.tableau & at.tableau_mask
+        return (
+            self._home(rest)
+            + search.in_reserves(rest >> at.heights & at.heights_mask)
+            + sum(1 for pile in range(len(search.tableau)) if tableau >> 4 * pile & 15)
+            + len(search.line)
+            - search.dealt(rest)
+        )
 
     def _endgame(self) -> Iterator[None]:
         """Breadth first from the positions with the stock out: each layer holds the wastes not seen before at its rest."""

@@ -250,30 +250,33 @@ at 3 (0.385), with 2 and 4 close behind (0.354, 0.375).
 SWEEP_FROM: Final = 2
 """The round after which the sweep (:mod:`cardtable.solver.sweep`) takes its first turn."""
 SWEEP_THROUGH: Final = 0.75
-"""How far into the stock a sweep must be for it to go on to the end in one turn.
+"""How far into the stock a sweep that keeps every rest must be for it to go on to the end in one turn.
 
-A sweep that cannot go through gives way as its rests multiply: of the 126
-deals of 1-1000 unknown at 60 s, 125 did, while sweeping the levels of stock
-cards 22 to 63 (median 34, seven past the 50th), after 0.7 to 9.2 s alone. One
-that gets this far mostly has few rests a level, and its room bounds what is
-left. Deal 48's sweep is past its 50th card within a second, then sweeps 1.5
+A sweep that cannot go through narrows as its rests multiply (it gave way,
+before it could narrow): of the 126 deals of 1-1000 unknown at 60 s, 125 did,
+while sweeping the levels of stock cards 22 to 63 (median 34, seven past the
+50th), after 0.7 to 9.2 s alone. One that gets this far mostly has few rests a
+level, and its room bounds what is left. Deal 48's sweep is past its 50th card within a second, then sweeps 1.5
 million rests before the stock is out and 4.4 million after, where the other
 searches' share would cost it the minute.
 """
 SWEEP_SHARE: Final = 1
 """Positions the sweep visits for each one the other searches visit, until :data:`SWEEP_THROUGH`.
 
-What a sweep that gives way costs the beams is what it swept: 0.1 to 1.3
-million positions (median 250,000) on those 125 deals; a deal the beams win
-while the sweep still runs pays the sweep's share of its time as well. The 147
-deals of 1-1000 that took over 50,000 positions to win at 60 s (841 among
-them) were all still won: in 527 s at a share of 1 (median 1.17 s), 697 s at
-a share of 2 (median 1.82 s), against 526 s (median 0.80 s) for the search
-before the sweep, two processes side by side each time. Deal 48 needs the
-sweep to go on alone near the end of the stock, not a larger share: 74 s at a
-share of 1 and 69 s at 2 when it went on alone only once the stock was out, 48
-to 55 s since (alone, ``python benchmarks/solve.py acey-and-kingsley --deals 48
---timeout 60``).
+What a sweep costs the beams is what it sweeps, and a rest costs about twice a
+beam's position. A sweep that gave way before it could narrow cost the deals
+of 1-1000 unknown at 60 s 0.1 to 1.3 million positions (median 250,000); one
+that narrows goes on to the end, and took 9 to 60 s alone on those that it
+does not win. Still, the 147 deals of 1-1000 that took over 50,000 positions to
+win at 60 s are all won with the narrowing sweep at a share of 1, if later:
+847 s for the 147 instead of 527 (median 1.45 s instead of 1.17, the longest
+51.1 s; two processes side by side), 16 of them in over 15 s, but 841 in 36.5 s
+instead of 44.7, by the sweep. And 8 of the deals unknown at 60 s are won
+besides (131, 202, 206, 430, 611, 670, 858, 919). Deal
+48 needs the sweep to go on alone near the end of the stock, not a larger
+share: 74 s at a share of 1 and 69 s at 2 when it went on alone only once the
+stock was out, 48 to 56 s since (alone, ``python benchmarks/solve.py
+acey-and-kingsley --deals 48 --timeout 60``).
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
@@ -318,7 +321,6 @@ class Search:
         )
         self.dead: set[int] = set()
         self.table_cap = table_cap
-        self.sweep: Sweep | None = Sweep(self, table_cap)  # None once it has given way, or the search ended
         self._sweeping = False
         self.swept = 0  # positions the sweep has visited
         self.states = 0
@@ -329,6 +331,8 @@ class Search:
         self._plays: dict[int, tuple[int, tuple[tuple[int, int, int], ...]]] = {}
         self._heights_left: dict[int, int] = {}
         self._reserve_tops_at: dict[int, list[tuple[int, int, int]]] = {}
+        # None once it gave way for good, or the search ended
+        self.sweep: Sweep | None = Sweep(self, table_cap)
 
     def pack(self, node: Node) -> int:
         """A position's key: its fields side by side in one int.
@@ -523,8 +527,8 @@ class Search:
         look-ahead: :meth:`_rank_now`, :meth:`_rank_ahead`), and a depth-first
         probe with its own move order; after the third round, the sweep too
         (:meth:`_sweep_turn`). Each is exhaustive once its room suffices (a beam
-        never had to drop a position, the probe was never cut, the sweep did not
-        give way), and only then is a deal declared unwinnable. Wins come from
+        never had to drop a position, the probe was never cut, the sweep never
+        narrowed), and only then is a deal declared unwinnable. Wins come from
         whichever finds one first; each finds wins the others miss.
 
         The look-ahead beam is a round behind, a third as wide as the plain one:
@@ -580,11 +584,16 @@ class Search:
         raise AssertionError("unreachable")
 
     def _sweep_turn(self, check: Check) -> Sweep | None:
-        """The sweep's turn (:mod:`cardtable.solver.sweep`): the sweep if it is over (its verdict in ``win``), else None.
+        """The sweep's turn (:mod:`cardtable.solver.sweep`): the sweep if it is over with a verdict (in ``win``), else None.
 
         It sweeps until it has visited :data:`SWEEP_SHARE` times as many
-        positions as the other searches together, and gives way for good
-        (``self.sweep`` becomes None) when it would outgrow its room. Once it
+        positions as the other searches together. A sweep whose rests would
+        outgrow its room narrows to the most promising rests after each stock
+        card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`). It gives way for
+        good (``self.sweep`` becomes None) when even narrowed it would not fit,
+        or when it ends narrowed without a win, which proves nothing: a sweep
+        three times as wide would take three times as long, and the beams need
+        the time (see :data:`SWEEP_SHARE`). Once a sweep that keeps every rest
         has swept the levels of :data:`SWEEP_THROUGH` of the stock, it goes on
         to the end. Deals that the beams decide in their first rounds never
         wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
@@ -599,8 +608,11 @@ class Search:
         try:
             over = sweep.advance(until, lambda: self._look(check, 0))
             # Near the end of the stock, what is left is bounded by its room: it sees it through.
-            if not over and sweep.dealt >= SWEEP_THROUGH * len(self.line):
+            if not over and sweep.width is None and sweep.dealt >= SWEEP_THROUGH * len(self.line):
                 over = sweep.advance(1 << 62, lambda: self._look(check, 0))
+            if over and sweep.win is None and sweep.narrowed:  # it proved nothing
+                self._drop_sweep()
+                return None
             return sweep if over else None
         except SweepTooLarge:
             self._drop_sweep()
@@ -783,7 +795,7 @@ class Search:
                     key = key + one_dealt | 1 << after_rank[top + 1][incoming]
         if left is None:
             heights, position, waste, _, _ = self.unpack(key)
-            left = self._in_reserves(heights) + waste.bit_count() + len(self.line) - position
+            left = self.in_reserves(heights) + waste.bit_count() + len(self.line) - position
         for walked_key in walked:
             memo[walked_key] = left
         return left
@@ -798,10 +810,13 @@ class Search:
         to win mostly win now in ~20,000: a winning line often keeps its reserves
         whole while it readies the foundations, then plays a reserve down at once.
         """
-        pairs = self.classes[key >> self.layout.found][0]
-        return 3 * pairs - 5 * (key & self.layout.waste_mask).bit_count()
+        return self.promise(key >> self.layout.found, (key & self.layout.waste_mask).bit_count())
 
-    def _in_reserves(self, heights: int) -> int:
+    def promise(self, found: int, waste: int) -> int:
+        """:meth:`_promise` of a position in foundation class ``found`` with ``waste`` cards on the waste."""
+        return 3 * self.classes[found][0] - 5 * waste
+
+    def in_reserves(self, heights: int) -> int:
         """How many cards the reserves hold."""
         left = self._heights_left.get(heights)
         if left is None:
