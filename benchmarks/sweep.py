@@ -5,8 +5,9 @@
 The solver gives the sweep (:mod:`cardtable.solver.sweep`) turns beside its
 beams; this script runs it by itself from each deal's start, to its end or
 until it gives way (``--room``: the table it may weigh, in positions; 0, no
-bound. Alone, it gives way only when its stock phase looks set to outgrow its
-share of that room: in the solver, a full table drops it too),
+bound, and so no narrowing. Alone, it narrows, or gives way, only when its
+stock phase looks set to outgrow its share of that room: in the solver, a full
+table drops it too),
 and prints a line per deal: the verdict (won, unwinnable, no win found once
 narrowed to the width it says, or gave way, and while sweeping which stock
 card's level), the rests swept, the rests swept once

@@ -176,8 +176,8 @@ STOCK_SHARE: Final = 1 / 3
 
 Deal 48's stock phase weighs 1.4 million, its endgame 2.75 million more: a
 third of the default table (6 million) leaves its stock phase some margin. The
-sooner a sweep that cannot go through gives way, the less it costs the beams,
-and rests that multiply double with about every card.
+sooner a sweep that cannot go through whole narrows, the less it costs the
+beams, and rests that multiply double with about every card.
 """
 NARROW_STOCK_SHARE: Final = 2 / 3
 """:data:`STOCK_SHARE` for a sweep that has narrowed: its endgame starts from far fewer rests.
