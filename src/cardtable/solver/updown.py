@@ -252,31 +252,30 @@ SWEEP_FROM: Final = 2
 SWEEP_THROUGH: Final = 0.75
 """How far into the stock a sweep that keeps every rest must be for it to go on to the end in one turn.
 
-A sweep that cannot go through narrows as its rests multiply (it gave way,
-before it could narrow): of the 126 deals of 1-1000 unknown at 60 s, 125 did,
-while sweeping the levels of stock cards 22 to 63 (median 34, seven past the
-50th), after 0.7 to 9.2 s alone. One that gets this far mostly has few rests a
-level, and its room bounds what is left. Deal 48's sweep is past its 50th card within a second, then sweeps 1.5
-million rests before the stock is out and 4.4 million after, where the other
-searches' share would cost it the minute.
+A sweep that cannot go through runs short of room as its rests multiply: of
+the 126 deals of 1-1000 unknown at 60 s, 125 did, while sweeping the levels of
+stock cards 22 to 63 (median 34, seven past the 50th), after 0.7 to 9.2 s alone
+(measured when such a sweep gave way instead of narrowing). One that gets this far mostly has few rests a
+level, and its room bounds what is left. Deal 48's sweep is past its 50th card
+within a second, then sweeps 1.5 million rests before the stock is out and 4.4
+million after, where the other searches' share would cost it the minute.
 """
 SWEEP_SHARE: Final = 1
 """Positions the sweep visits for each one the other searches visit, until :data:`SWEEP_THROUGH`.
 
 What a sweep costs the beams is what it sweeps, and a rest costs about twice a
-beam's position. A sweep that gave way before it could narrow cost the deals
-of 1-1000 unknown at 60 s 0.1 to 1.3 million positions (median 250,000); one
-that narrows goes on to the end, and took 9 to 60 s alone on those that it
-does not win. Still, the 147 deals of 1-1000 that took over 50,000 positions to
-win at 60 s are all won with the narrowing sweep at a share of 1, if later:
-847 s for the 147 instead of 527 (median 1.45 s instead of 1.17, the longest
-51.1 s; two processes side by side), 16 of them in over 15 s, but 841 in 36.5 s
-instead of 44.7, by the sweep. And 8 of the deals unknown at 60 s are won
-besides (131, 202, 206, 430, 611, 670, 858, 919). Deal
-48 needs the sweep to go on alone near the end of the stock, not a larger
-share: 74 s at a share of 1 and 69 s at 2 when it went on alone only once the
-stock was out, 48 to 56 s since (alone, ``python benchmarks/solve.py
-acey-and-kingsley --deals 48 --timeout 60``).
+beam's position. A sweep that gave way before it could narrow cost the deals of
+1-1000 unknown at 60 s 0.1 to 1.3 million positions (median 250,000); one that
+narrows goes on to the end, and took 9 to 60 s alone on those that it does not
+win. Still, the 147 deals of 1-1000 that took over 50,000 positions to win at
+60 s are all won with the narrowing sweep at a share of 1, if later: 847 s for
+the 147 instead of 527 (median 1.45 s instead of 1.17, the longest 51.1 s; two
+processes side by side), 16 of them in over 15 s, but 841 in 36.5 s instead of
+44.7, by the sweep. And 8 of the deals unknown at 60 s are won besides (131,
+202, 206, 430, 611, 670, 858, 919). Deal 48 needs the sweep to go on alone near
+the end of the stock, not a larger share: 74 s at a share of 1 and 69 s at 2
+when it went on alone only once the stock was out, 48 to 56 s since (alone,
+``python benchmarks/solve.py acey-and-kingsley --deals 48 --timeout 60``).
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
