@@ -395,7 +395,8 @@ def test_a_sweep_near_the_end_of_the_stock_goes_on_to_the_end_in_one_turn(
 ) -> None:
     # Deal 48 with 52 of its 66 stock cards dealt onto the waste: with no share at
     # all, the sweep still goes through, in its first turn, because it starts past
-    # SWEEP_THROUGH of the stock; with that moved past the end, it takes no step.
+    # SWEEP_THROUGH of the stock, narrowed or not; with that moved past the end, it
+    # takes no step.
     state = deal(load_game(ACEY), 48)
     for _ in range(52):
         state.push(Move.deal())
@@ -404,6 +405,13 @@ def test_a_sweep_near_the_end_of_the_stock_goes_on_to_the_end_in_one_turn(
     assert through.run(stop_after(1_000_000)) is None
     (begun, ended, over, _, _), *_ = through.turns
     assert over and ended > begun
+    # A narrowed sweep goes through as well; ending without a win, it then gives way.
+    narrowed = _Watched(state)
+    narrowed.sweep = Sweep(narrowed, None, width=2)
+    assert narrowed.run(stop_after(1_000_000)) is None
+    (begun, ended, over, _, still_there), *_ = narrowed.turns
+    assert ended > begun and not over and not still_there
+    assert narrowed.widths[0] == (2, True)
     monkeypatch.setattr(updown, "SWEEP_THROUGH", 1.01)
     held = _Watched(state)
     assert held.run(stop_after(1_000_000)) is None  # the other searches prove it lost alone
