@@ -16,7 +16,7 @@ from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets
-from cardtable.solver.updown import DEAL, Search, _unpack_step
+from cardtable.solver.updown import DEAL, Search, unpack
 from helpers import ACEY, FAST, acey_positions
 
 wastes = st.integers(0, 4).flatmap(lambda size: st.sets(st.tuples(*[st.integers(1, 4)] * size), max_size=12))
@@ -74,7 +74,7 @@ def swept(state: State, room: int | None = None, width: int | None = None) -> Sw
 def won_by(sweep: Sweep) -> Solution:
     search = sweep.search
     assert sweep.win is not None
-    return Solution(search.state, "won", search.realise([_unpack_step(code) for code in sweep.win]))
+    return Solution(search.state, "won", search.realise(unpack(sweep.win)))
 
 
 @FAST

@@ -22,6 +22,7 @@ from cardtable.solver.updown import (
     FIRST_WIDTH,
     GROWTH,
     HOME,
+    LIFT,
     ONTO_PAIR,
     STEP_BITS,
     SWEEP_FROM,
@@ -33,12 +34,12 @@ from cardtable.solver.updown import (
     Judge,
     Search,
     _Links,
-    _unpack_step,
     applies,
     home_classes,
     lift_classes,
     normalise,
     takes_home,
+    unpack,
 )
 from helpers import ACEY, ALEXANDER, FAN, FAST, LUCIE, acey_position, acey_positions
 
@@ -107,6 +108,22 @@ def test_the_cheap_test_of_what_goes_home_agrees_with_the_full_one(
     }
 
 
+@FAST
+@given(
+    st.integers(0, 4),
+    st.lists(st.integers(0, 13), max_size=4),
+    st.lists(st.integers(1, 14), max_size=4),
+    st.integers(1, KING),
+)
+def test_a_card_sent_home_can_be_lifted_straight_back(
+    pairs: int, aces: list[int], kings: list[int], card: int
+) -> None:
+    # What makes sending a tableau card home at once safe (the search's argument, part 5).
+    found = normalise(pairs, aces, kings)
+    for _, after in home_classes(found, card):
+        assert (card, found) in {(lifted, before) for _, lifted, before in lift_classes(after)}
+
+
 def foundations_with(tops: list[int], reserve_rank: int | None) -> State:
     """Foundations of these heights, the stock out, one empty tableau pile, maybe a reserve card."""
     names = "A23456789TJQK"
@@ -161,7 +178,7 @@ def described(search: Search, key: int) -> tuple[int, int, tuple[int, ...], int,
 def steps_of(search: Search, codes: list[int]) -> State:
     """The real position the step codes lead to, each move checked by the rules."""
     reached = search.state.copy()
-    for move in search.realise([_unpack_step(code) for code in codes]):
+    for move in search.realise(unpack(codes)):
         reached.push(move)
     return reached
 
@@ -171,10 +188,12 @@ def steps_of(search: Search, codes: list[int]) -> State:
 def test_keys_describe_the_positions_their_steps_reach(state: State, rnd: random.Random) -> None:
     # The search makes its moves by arithmetic on packed keys: after a random walk through
     # them, the key must describe exactly the real position the same moves reach.
+    # Both the moves one at a time and as the search makes them (several steps to a
+    # move once the stock is out) are walked.
     search = Search(state)
     key, codes = search.root, []
     for _ in range(rnd.randrange(1, 120)):
-        children = search.children(key)
+        children = rnd.choice([search.children, search.moves])(key)
         if not children or search.is_won(key):  # the rules end the game there
             break
         code, key = rnd.choice(children)
@@ -184,11 +203,66 @@ def test_keys_describe_the_positions_their_steps_reach(state: State, rnd: random
     assert search.pack(search.unpack(key)) == key
 
 
+def test_with_the_stock_out_every_tableau_card_that_can_go_home_goes_at_once() -> None:
+    # Ace pile 0 stops at 4; a 6 and a 5 wait on the tableau. Settled, both are home,
+    # the 5 first, and nothing else has changed.
+    state = acey_position(up=(4, 13, 13, 13), tableau=("6C", "5C", "", ""), rest="reserve/1")
+    search = Search(state)
+    key, codes = search.settle(search.root)
+    assert [step[:3] for step in unpack([codes])] == [(HOME, TABLEAU, 5), (HOME, TABLEAU, 6)]
+    reached = Search(steps_of(search, [codes]))
+    assert described(search, key) == described(reached, reached.root)
+    assert search.settle(key) == (key, 0)
+
+
+LIFT_TO_PAIR = acey_position(
+    up=(6, 13, 13, 13),
+    down=(8, 13, 13, 13),
+    reserve=("7C 8C KC QC JC TC 9C", "5C AC 2C 3C 4C"),
+)
+"""Ace pile 0 and king pile 0 both stop at 6, the tableau is empty, the stock is out.
+
+Reserve 1 holds, top first, 9 T J Q K 8 7: five cards above the 7 the ace pile
+needs, one more than the tableau can hold. Lifting the ace pile's 6 leaves an ace
+pile at 5 and a king pile at 6 that meet, and their boundary slides up to take
+the 9 and then the whole of reserve 1; without that lift the deal is lost.
+"""
+
+
+def test_with_the_stock_out_a_lift_leads_to_a_card_going_home() -> None:
+    # Every move the search makes once the stock is out ends in a card home or on an
+    # empty tableau pile, never in a lift; the one win here needs one.
+    search = Search(LIFT_TO_PAIR)
+    moves = [[step[0] for step in unpack([code])] for code, _ in search.moves(search.root)]
+    assert all(steps[-1] != LIFT for steps in moves)
+    assert [LIFT, HOME] in moves
+    result = solve(LIFT_TO_PAIR)
+    assert result.status == "won"
+    assert any(m.source is not None and m.source.group == "foundation" for m in result.moves)
+    assert replay(Solution(LIFT_TO_PAIR, "won", result.moves)).problem is None
+    assert solve(LIFT_TO_PAIR, prune=False).status == "won"
+
+
+@FAST
+@given(acey_positions(lowest=8, stock=False))
+def test_the_search_and_the_plain_search_agree_once_the_stock_is_out(state: State) -> None:
+    # The endgame's own moves (the module's argument, part 5) against every move the
+    # rules allow, with no pruning at all.
+    limit = Limit(states=20_000)
+    plain = solve(state, limit, prune=False)
+    if plain.status == "unknown":
+        return
+    ours = solve(state, limit)
+    assert ours.status in (plain.status, "unknown")
+    if ours.status == "won":
+        assert replay(Solution(state, "won", ours.moves)).problem is None
+
+
 def after_steps(search: Search, *steps: tuple[int, int]) -> int:
     """The key after the first move of each (what, source) in turn."""
     key = search.root
     for what, source in steps:
-        key = next(child for code, child in search.children(key) if _unpack_step(code)[:2] == (what, source))
+        key = next(child for code, child in search.children(key) if unpack([code])[0][:2] == (what, source))
     return key
 
 
@@ -205,7 +279,7 @@ def test_wastes_with_the_same_ranks_in_the_same_order_are_one_position() -> None
 def greedy_walk(search: Search, key: int, stop: int) -> int:
     """The beam's look-ahead spelt out on the search's own moves: home when a card can go, else deal."""
     while search.dealt(key) < stop:
-        moves = [(_unpack_step(code), child) for code, child in search.children(key)]
+        moves = [(unpack([code])[0], child) for code, child in search.children(key)]
         homes = [child for step, child in moves if step[0] == HOME and step[1] != TABLEAU]
         homes += [child for step, child in moves if step[0] == HOME and step[1] == TABLEAU]
         key = homes[0] if homes else next(child for step, child in moves if step[0] == DEAL)
@@ -434,12 +508,13 @@ def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position
 def test_a_full_table_forgets_the_positions_proved_lost_instead_of_stopping() -> None:
     # The positions proved lost only spare the search work: forgetting them costs
     # positions, not the win, and the table stays within its budget. The table is
-    # a quarter of what the search keeps without its sweep; the sweep gives way to
-    # it, so the positions compared are the other searches'.
+    # half of what the search keeps without its sweep, most of it dead; the sweep
+    # gives way to it, so the positions compared are the other searches'.
     state = deal(load_game(ACEY), 20)
     roomy, roomy_budget = _Watched(state, sweeps=False), _Budget(Limit())
     assert roomy.run(roomy_budget.check) is not None
-    table = roomy_budget.peak // 4
+    assert len(roomy.dead) > roomy_budget.peak // 2
+    table = roomy_budget.peak // 2
     tight, tight_budget = Search(state, table), _Budget(Limit(table=table))
     assert tight.run(tight_budget.check) is not None
     assert tight.states - tight.swept > roomy.states  # it searched again some of what it forgot

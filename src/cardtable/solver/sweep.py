@@ -295,7 +295,7 @@ class Sweep:
                     yield
                     for after, wastes in self._moves(rest, node):
                         if (dealt_after := after >> dealt_at & dealt_mask) == stock_out:
-                            self._keep(arrivals, after, wastes)
+                            self._keep(arrivals, search.settle(after)[0], wastes)
                         else:
                             self._keep(self._level(dealt_after, after), after, wastes)
             sets.forget_merges()
@@ -388,7 +388,7 @@ class Sweep:
             union, difference = sets.union, sets.difference
             for rest, node in zip(rests, nodes):
                 yield
-                for after, wastes in self._moves(rest, node):
+                for after, wastes in self._endgame_moves(rest, node):
                     old = seen.get(after)
                     if old is None:  # a rest not seen before: the usual case, and the cheapest
                         seen[after] = wastes
@@ -409,42 +409,85 @@ class Sweep:
             self._entries -= len(upcoming)  # they are held in the layer now
 
     def _moves(self, rest: int, node: int) -> list[tuple[int, int]]:
-        """The moves from a rest with a set of wastes: (rest after, wastes after).
+        """The moves from a rest of the stock phase with a set of wastes: (rest after, wastes after).
 
         The same moves as :meth:`~cardtable.solver.updown.Search.children`, made on
         the rest, with what each does to the waste made on the set.
         """
+        search, at = self.search, self.search.layout
+        incoming = search.line[rest >> at.position & at.position_mask]
+        out = self._homes(rest, node, incoming)
+        out.append((rest + at.one_dealt, self.sets.node({incoming: node})))
+        return out
+
+    def _endgame_moves(self, rest: int, node: int) -> list[tuple[int, int]]:
+        """The moves from a rest with the stock out, as the search makes them (:meth:`~cardtable.solver.updown.Search.endgame_children`).
+
+        Every move but a lift, then every way of lifting cards onto the empty
+        tableau piles and sending one card home, each rest after settled.
+        Lifts leave the waste as it was, so the lifted rests share its set.
+        """
+        settle = self.search.settle
+        moves = self._homes(rest, node, 0)
+        lifted: list[int] = []
+        if self._has_space(rest):
+            moves += self._onto_tableau(rest, node)
+            lifted = self._lifted(rest)
+        seen = {rest}
+        while lifted:
+            position = lifted.pop()
+            if position not in seen:
+                seen.add(position)
+                moves += self._homes(position, node, 0)
+                if self._has_space(position):
+                    lifted += self._lifted(position)
+        return [(settle(after)[0], wastes) for after, wastes in moves]
+
+    def _homes(self, rest: int, node: int, incoming: int) -> list[tuple[int, int]]:
+        """The moves that send a reserve's, the waste's or a tableau card home; ``incoming``: the stock card that refills a pile (0 once the stock is out)."""
         search, sets, at = self.search, self.sets, self.search.layout
         found, below = rest >> at.found, rest & at.below_found
         homes = self._homes_by_class.get(found) or self._homes_from(found)
         out: list[tuple[int, int]] = []
-        reserve_tops = search.reserve_tops(rest >> at.heights & at.heights_mask)
-        for _, card, one_less in reserve_tops:
+        for _, card, one_less in search.reserve_tops(rest >> at.heights & at.heights_mask):
             for after in homes[card]:
                 out.append((below - one_less | after, node))
-        tops = sets.edges[node]
-        for card, under in tops.items():
+        for card, under in sets.edges[node].items():
             for after in homes[card]:
                 out.append((below | after, under))
-        position = rest >> at.position & at.position_mask
-        incoming = search.line[position] if position < len(search.line) else 0
-        tableau = rest >> at.tableau & at.tableau_mask
-        ranks, plays = search.tableau_plays(tableau, incoming)
+        ranks, plays = search.tableau_plays(rest >> at.tableau & at.tableau_mask, incoming)
         if ranks & search.takes[found]:
             for card, _, change in plays:
                 for after in homes[card]:
                     out.append((below + change | after, node))
-        if incoming:
-            out.append((rest + at.one_dealt, sets.node({incoming: node})))
-        elif not tableau & 15:
-            onto = self._onto_by_tableau.get(tableau) or self._onto_from(tableau)
-            for _, card, one_less in reserve_tops:
-                out.append((rest - one_less + onto[card], node))
-            for card, under in tops.items():
-                out.append((rest + onto[card], under))
-            for card, after in self._lifts_by_class.get(found) or self._lifts_from(found):
-                out.append((below + onto[card] | after, node))
         return out
+
+    def _has_space(self, rest: int) -> bool:
+        """Whether a tableau pile is empty (the lowest holds the lowest rank, 0 when empty)."""
+        return not rest >> self.search.layout.tableau & 15
+
+    def _onto_tableau(self, rest: int, node: int) -> list[tuple[int, int]]:
+        """The reserves' and the waste's tops onto an empty tableau pile."""
+        search, at = self.search, self.search.layout
+        tableau = rest >> at.tableau & at.tableau_mask
+        onto = self._onto_by_tableau.get(tableau) or self._onto_from(tableau)
+        out = [
+            (rest - one_less + onto[card], node)
+            for _, card, one_less in search.reserve_tops(rest >> at.heights & at.heights_mask)
+        ]
+        out += [(rest + onto[card], under) for card, under in self.sets.edges[node].items()]
+        return out
+
+    def _lifted(self, rest: int) -> list[int]:
+        """The rests after a card lifted from the foundations onto an empty tableau pile."""
+        at = self.search.layout
+        found, tableau = rest >> at.found, rest >> at.tableau & at.tableau_mask
+        onto = self._onto_by_tableau.get(tableau) or self._onto_from(tableau)
+        below = rest & at.below_found
+        return [
+            below + onto[card] | after
+            for card, after in self._lifts_by_class.get(found) or self._lifts_from(found)
+        ]
 
     def _homes_from(self, found: int) -> list[tuple[int, ...]]:
         """Where each rank goes home from foundation class ``found``, as the key bits to add (none: it cannot), by rank."""
@@ -510,7 +553,7 @@ class Sweep:
         Each step back looks, among the rests kept where the one before must lie,
         for a position holding a waste that one move can turn into the one at
         hand, and confirms the move with the search's own
-        :meth:`~cardtable.solver.updown.Search.children`.
+        :meth:`~cardtable.solver.updown.Search.moves`.
         """
         start = self.search.root
         rest, codes = won, []
@@ -518,9 +561,13 @@ class Sweep:
         for index in range(len(self.layers) - 1, 0, -1):
             rest, ranks, code = self._step_back(rest, ranks, [zip(*self.layers[index - 1])])
             codes.append(code)
+        stock_out = len(self.search.line)
         while self._key(rest, ranks) != start:
             dealt, home = self.search.dealt(rest), self._home(rest)
-            levels = ((dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1))
+            if dealt == stock_out:  # it came from the last level, and may have sent tableau cards home since
+                levels = [(dealt - 1, before) for before in range(home, -1, -1)]
+            else:
+                levels = [(dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1)]
             sources = [self.levels.get(level, {}).items() for level in levels]
             rest, ranks, code = self._step_back(rest, ranks, sources)
             codes.append(code)
@@ -547,7 +594,7 @@ class Sweep:
                 for waste in wastes:
                     if self.sets.holds(node, waste):
                         key = self._key(before, waste)
-                        for code, child in search.children(key):
+                        for code, child in search.moves(key):
                             if child == target:
                                 return before, waste, code
         raise AssertionError("a position swept has no position before it")

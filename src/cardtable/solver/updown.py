@@ -63,6 +63,24 @@ the same rules and the same answers. Its argument, in four parts:
    wastes per rest, and proves lost the deals whose waste grows long while
    little goes home.
 
+5. **Once the stock is out, a tableau card that can go home goes at once, and a
+   lift is made only on the way to a card going home.** Count a line by its
+   moves other than lifts, and call the fewest that win from a position its
+   *distance*. Sending a tableau card home never adds to the distance: a lift
+   takes the same card straight back to the pile it left, which it emptied,
+   and lifts count nothing. Lifts made before a card goes onto an empty
+   tableau pile can wait until after it: that move touches no foundation, and
+   it needs a pile the lifts left empty in any order. So from every endgame
+   position that can be won, one of the search's moves reaches a position
+   nearer the win: a move other than a lift, or lifts and then a card home,
+   each followed by every tableau card that can go home going home
+   (:meth:`Search.endgame_children`). The search follows them all, so it
+   reaches a win whenever there is one, and by induction on the distance its
+   ``unwinnable`` stays exact. What it spares is the endgame's positions that
+   differ only in cards that could go straight home, or in cards lifted to
+   wait on the tableau: deal 48's sweep keeps 4.4 million of them without
+   this rule and 0.7 million with it.
+
 Every line the search returns is replayed move by move on the real
 :class:`~cardtable.core.state.State` with the rules' own legality check before it
 is reported.
@@ -107,7 +125,12 @@ Step = tuple[int, int, int, int]
 """(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
 
 STEP_BITS: Final = 14
-"""A :data:`Step` packed into an int, its *code*: what (2 bits), source + 2 (6), rank (4), how (2)."""
+"""A :data:`Step` packed into an int, its *code*: what (2 bits), source + 2 (6), rank (4), how (2).
+
+No code is 0 (a card home has a rank), so one int can hold several steps, the
+first in the lowest bits: a move of the endgame that sends cards home after it
+(see the module's argument, part 5).
+"""
 
 HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
 DEAL: Final = 1
@@ -127,6 +150,7 @@ _TABLEAU_CODE: Final = (TABLEAU + 2) << 2
 _NO_SOURCE: Final = 2 << 2
 """Source 0, for steps that need none: a deal, a lift."""
 _DEAL_CODE: Final = DEAL | _NO_SOURCE
+_ONE_STEP: Final = (1 << STEP_BITS) - 1
 
 
 def applies(spec: GameSpec) -> bool:
@@ -525,6 +549,68 @@ class Search:
         for how, card, after in self.lifts(found):
             out.append((LIFT | _NO_SOURCE | card << 8 | how << 12, below + onto(card) | after << at.found))
 
+    def settle(self, key: int) -> tuple[int, int]:
+        """With the stock out, every tableau card that can go home sent home, lowest first: (the key after, their step codes packed).
+
+        What the search keeps of an endgame position (see the module's
+        argument, part 5); the codes are 0 when no card goes.
+        """
+        at, takes = self.layout, self.takes
+        codes = shift = 0
+        while True:
+            tableau, found = key >> at.tableau & at.tableau_mask, key >> at.found
+            ranks, plays = self._plays.get(tableau << 4) or self.tableau_plays(tableau, 0)
+            if not ranks & takes[found]:
+                return key, codes
+            card, code, change = next(play for play in plays if takes[found] >> play[0] & 1)
+            how, after = (self._homes.get(found << 4 | card) or self.home(found, card))[0]
+            key = (key & at.below_found) + change | after
+            codes |= (code | how) << shift
+            shift += STEP_BITS
+
+    def endgame_children(self, key: int) -> list[tuple[int, int]]:
+        """The moves from a position with the stock out, as the search makes them (the module's argument, part 5): (step codes packed, key after).
+
+        Every move but a lift, then every way of lifting cards onto the empty
+        tableau piles and sending one card home; each followed by what
+        :meth:`settle` sends home.
+        """
+        out: list[tuple[int, int]] = []
+        lifted: list[tuple[int, int, int]] = []  # (key, codes of the lifts, their bits)
+        for code, child in self.children(key):
+            if code & 3 == LIFT:
+                lifted.append((child, code, STEP_BITS))
+            else:
+                settled, homes = self.settle(child)
+                out.append((code | homes << STEP_BITS, settled))
+        seen = {key}
+        while lifted:
+            position, codes, shift = lifted.pop()
+            if position in seen:
+                continue
+            seen.add(position)
+            for code, child in self.children(position):
+                if code & 3 == LIFT:
+                    lifted.append((child, codes | code << shift, shift + STEP_BITS))
+                elif code & 3 == HOME:
+                    settled, homes = self.settle(child)
+                    out.append((codes | (code | homes << STEP_BITS) << shift, settled))
+        return out
+
+    def moves(self, key: int) -> list[tuple[int, int]]:
+        """The moves from any position as the search makes them: :meth:`children`, but with the stock out :meth:`endgame_children`, and every position reached with the stock out settled."""
+        at = self.layout
+        stock_out = len(self.line)
+        if key >> at.position & at.position_mask == stock_out:
+            return self.endgame_children(key)
+        moves = []
+        for code, child in self.children(key):
+            if child >> at.position & at.position_mask == stock_out:
+                child, homes = self.settle(child)
+                code |= homes << STEP_BITS
+            moves.append((code, child))
+        return moves
+
     def run(self, check: Check) -> list[Step] | None:
         """The steps of a win, or None when every class of position was visited.
 
@@ -557,7 +643,7 @@ class Search:
             codes = self._run(check)
         finally:
             self._drop_sweep()
-        return None if codes is None else [_unpack_step(code) for code in codes]
+        return None if codes is None else unpack(codes)
 
     def _drop_sweep(self) -> None:
         """Let the sweep go, and its memory at once.
@@ -863,17 +949,23 @@ class Search:
             children[:homes] = rng.sample(children[:homes], homes)
         return children
 
-    def _endgame(self, start: int, check: Check) -> list[int] | None:
+    def _endgame(self, entered: int, check: Check) -> list[int] | None:
         """Search a position with the stock out to the end: the step codes of a win, or None.
 
         Here cards pass between the tableau and the foundations both ways, so
-        positions can repeat; the search is a plain exhaustive one, and when it
-        fails every position it saw is dead.
+        positions can repeat; the search is an exhaustive one over the moves of
+        :meth:`endgame_children`, from the position settled (see the module's
+        argument, part 5), and when it fails every position it saw is dead.
         """
+        dead, children = self.dead, self.endgame_children
+        start, homes = self.settle(entered)
+        settling = [homes] if homes else []
         if self.is_won(start):
-            return []
-        dead, children = self.dead, self.children
-        seen = {start}
+            return settling
+        if start in dead:
+            dead.add(entered)
+            return None
+        seen = {start, entered}
         below_found, won = self.layout.below_found, len(self.line) << self.layout.position  # see is_won
 
         def visit(key: int) -> tuple[list[int] | None, list[tuple[int, int]] | None]:
@@ -890,7 +982,8 @@ class Search:
         ending = _depth_first(start, children(start), visit, _ignore)
         if ending is None:
             dead |= seen
-        return ending
+            return None
+        return [*settling, *ending]
 
     # -- back to real moves ---------------------------------------------------
 
@@ -1038,8 +1131,15 @@ class _Links:
         return path[::-1]
 
 
-def _unpack_step(code: int) -> Step:
-    return code & 3, (code >> 2 & 63) - 2, code >> 8 & 15, code >> 12
+def unpack(codes: Iterable[int]) -> list[Step]:
+    """The steps of step codes, each of which may hold several (see :data:`STEP_BITS`)."""
+    steps = []
+    for packed in codes:
+        while packed:
+            code = packed & _ONE_STEP
+            steps.append((code & 3, (code >> 2 & 63) - 2, code >> 8 & 15, code >> 12))
+            packed >>= STEP_BITS
+    return steps
 
 
 def _first_after(line: tuple[int, ...]) -> list[list[int]]:
