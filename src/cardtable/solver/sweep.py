@@ -230,6 +230,7 @@ class Sweep:
         self._homes_by_class: dict[int, list[tuple[int, ...]]] = {}
         self._lifts_by_class: dict[int, list[tuple[int, int]]] = {}
         self._onto_by_tableau: dict[int, list[int]] = {}
+        self._lifted_by_high: dict[int, list[tuple[int, int, int]]] = {}
         # the stock phase's rests by level, swept or to sweep; the endgame's rests seen, and its layers
         self.levels: dict[Level, dict[int, int]] = {}
         self.seen: dict[int, int] = {}
@@ -427,21 +428,42 @@ class Sweep:
         tableau piles and sending one card home, each rest after settled.
         Lifts leave the waste as it was, so the lifted rests share its set.
         """
-        settle = self.search.settle
+        search, at = self.search, self.search.layout
         moves = self._homes(rest, node, 0)
-        lifted: list[int] = []
         if self._has_space(rest):
             moves += self._onto_tableau(rest, node)
-            lifted = self._lifted(rest)
-        seen = {rest}
-        while lifted:
-            position = lifted.pop()
-            if position not in seen:
-                seen.add(position)
-                moves += self._homes(position, node, 0)
-                if self._has_space(position):
-                    lifted += self._lifted(position)
+            # a lifted rest is worth a look only if it takes home a card that can go
+            tops = search.reserve_tops(rest >> at.heights & at.heights_mask)
+            wanted = sum(1 << card for card in self.sets.edges[node]) | sum(1 << card for _, card, _ in tops)
+            below = rest & at.below_tableau
+            for lifted, takes, on_tableau in self._lifted_from(rest >> at.tableau):
+                if (wanted | on_tableau) & takes:
+                    moves += self._homes(below | lifted, node, 0)
+        settle = search.settle
         return [(settle(after)[0], wastes) for after, wastes in moves]
+
+    def _lifted_from(self, high: int) -> list[tuple[int, int, int]]:
+        """Every way of lifting cards onto the empty tableau piles from a rest's tableau and foundations (``high``), remembered.
+
+        Each as the rest's fields from the tableau up (the bits below are
+        zero), the ranks its foundations take home and those on its tableau, as bits.
+        """
+        lifted = self._lifted_by_high.get(high)
+        if lifted is None:
+            search, at = self.search, self.search.layout
+            start = high << at.tableau
+            seen, frontier = {start}, self._lifted(start)
+            lifted = self._lifted_by_high[high] = []
+            while frontier:
+                position = frontier.pop()
+                if position in seen:
+                    continue
+                seen.add(position)
+                on_tableau = search.tableau_plays(position >> at.tableau & at.tableau_mask, 0)[0]
+                lifted.append((position, search.takes[position >> at.found], on_tableau))
+                if self._has_space(position):
+                    frontier += self._lifted(position)
+        return lifted
 
     def _homes(self, rest: int, node: int, incoming: int) -> list[tuple[int, int]]:
         """The moves that send a reserve's, the waste's or a tableau card home; ``incoming``: the stock card that refills a pile (0 once the stock is out)."""

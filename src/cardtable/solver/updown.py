@@ -358,6 +358,7 @@ class Search:
         self.due = 0  # the position count at which to look at the budget again (see :data:`Check`)
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
+        self._settled: dict[int, tuple[int, int]] = {}  # by a key's tableau and foundations (see settle)
         self._refills: dict[int, int] = {}
         self._plays: dict[int, tuple[int, tuple[tuple[int, int, int], ...]]] = {}
         self._heights_left: dict[int, int] = {}
@@ -553,8 +554,18 @@ class Search:
         """With the stock out, every tableau card that can go home sent home, lowest first: (the key after, their step codes packed).
 
         What the search keeps of an endgame position (see the module's
-        argument, part 5); the codes are 0 when no card goes.
+        argument, part 5); the codes are 0 when no card goes. It changes only
+        the tableau and the foundations, the key's highest fields, so it is
+        remembered by them: the sweep settles every rest it reaches.
         """
+        at = self.layout
+        high = key >> at.tableau
+        settled = self._settled.get(high)
+        if settled is None:
+            settled = self._settled[high] = self._settle(high << at.tableau)
+        return key & at.below_tableau | settled[0], settled[1]
+
+    def _settle(self, key: int) -> tuple[int, int]:
         at, takes = self.layout, self.takes
         codes = shift = 0
         while True:
@@ -1058,6 +1069,7 @@ class _Layout:
         self.heights_mask = (1 << 4 * reserves) - 1
         self.tableau_mask = (1 << 4 * tableau) - 1
         self.below_found = (1 << self.found) - 1
+        self.below_tableau = (1 << self.tableau) - 1
         self.one_dealt = 1 << self.position
 
 
