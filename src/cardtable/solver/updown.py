@@ -283,8 +283,9 @@ sweeping the levels of stock cards 22 to 63 (median 34, seven past the 50th),
 after 0.7 to 9.2 s alone (measured when such a sweep gave way instead of
 narrowing). One that gets this far mostly has few rests a level, and its room
 bounds what is left. Deal 48's sweep is past its 50th card within a second,
-then sweeps 1.5 million rests before the stock is out and 4.4 million after,
-where the other searches' share would cost it the minute. A narrowed sweep
+then sweeps 1.5 million rests before the stock is out and 0.7 million after
+(4.4 million before the endgame rule of part 5 of the module's argument), where
+the other searches' share would cost it the minute. A narrowed sweep
 goes on too: it keeps at most :data:`~cardtable.solver.sweep.FIRST_WIDTH`
 rests a card, and wins where its share of the minute was too short (deal 396,
 won by the sweep alone in 36 s, is won in 52 s instead of unknown at 60 s);
