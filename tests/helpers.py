@@ -438,11 +438,11 @@ def fan_game_positions(draw: st.DrawFn, game: str) -> State:
 
 
 @st.composite
-def acey_positions(draw: st.DrawFn, lowest: int | None = None, stock: bool = True) -> State:
+def acey_positions(draw: st.DrawFn, lowest: int | None = None, with_stock: bool = True) -> State:
     """Any Acey and Kingsley position that validation accepts; foundations at least ``lowest`` high.
 
     Without ``lowest``, half the positions have foundations of 10 or more (small
-    endgames); without ``stock``, the stock is out.
+    endgames); without ``with_stock``, the stock is out.
     """
     rnd = draw(st.randoms(use_true_random=False))
     if lowest is None:
@@ -470,7 +470,7 @@ def acey_positions(draw: st.DrawFn, lowest: int | None = None, stock: bool = Tru
         n = draw(st.integers(min(must, 13), min(13, len(rest))))
         reserve.append(rest[:n])
         rest = rest[n:]
-    stock_size = draw(st.integers(0, min(66, max(0, len(rest) - 4)) if stock else 0))
+    stock_size = draw(st.integers(0, min(66, max(0, len(rest) - 4)) if with_stock else 0))
     tableau: list[list[Card]] = []
     for _ in range(4):
         n = 1 if stock_size or (rest and draw(st.booleans())) else 0

@@ -78,7 +78,7 @@ def won_by(sweep: Sweep) -> Solution:
 
 
 @FAST
-@given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, stock=stock)))
+@given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, with_stock=stock)))
 def test_the_sweep_and_the_plain_search_agree(state: State) -> None:
     # Small positions, which the plain search on the rules engine decides with no
     # pruning at all: the sweep must give the same verdict, and a line that replays.
