@@ -413,6 +413,9 @@ class Sweep:
                     else:
                         upcoming[after] = union(waiting, wastes)
             sets.forget_merges()
+            # what was remembered by tableau and foundations is mostly this layer's: forgotten, it stays out of the room
+            self._lifted_by_high.clear()
+            self.search.forget_settled()
             rests, nodes = list(upcoming), list(upcoming.values())
             self._entries -= len(upcoming)  # they are held in the layer now
 

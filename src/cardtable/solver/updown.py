@@ -567,6 +567,10 @@ class Search:
             settled = self._settled[high] = self._settle(high << at.tableau)
         return key & at.below_tableau | settled[0], settled[1]
 
+    def forget_settled(self) -> None:
+        """Forget the settlings remembered: the sweep asks after each layer of its endgame, whose rests they mostly were."""
+        self._settled.clear()
+
     def _settle(self, key: int) -> tuple[int, int]:
         at, takes = self.layout, self.takes
         codes = shift = 0
