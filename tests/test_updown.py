@@ -499,13 +499,12 @@ def test_a_beams_links_lead_back_to_the_root_and_weigh_a_sixteenth_of_a_position
 def test_a_full_table_forgets_the_positions_proved_lost_instead_of_stopping() -> None:
     # The positions proved lost only spare the search work: forgetting them costs
     # positions, not the win, and the table stays within its budget. The table is
-    # half of what the search keeps without its sweep, most of it dead; the sweep
-    # gives way to it, so the positions compared are the other searches'.
+    # a quarter of what the search keeps without its sweep; the sweep gives way to
+    # it, so the positions compared are the other searches'.
     state = deal(load_game(ACEY), 20)
     roomy, roomy_budget = _Watched(state, sweeps=False), _Budget(Limit())
     assert roomy.run(roomy_budget.check) is not None
-    assert len(roomy.dead) > roomy_budget.peak // 2
-    table = roomy_budget.peak // 2
+    table = roomy_budget.peak // 4
     tight, tight_budget = Search(state, table), _Budget(Limit(table=table))
     assert tight.run(tight_budget.check) is not None
     assert tight.states - tight.swept > roomy.states  # it searched again some of what it forgot

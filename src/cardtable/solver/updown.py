@@ -586,7 +586,7 @@ class Search:
             shift += STEP_BITS
 
     def endgame_children(self, key: int) -> list[tuple[int, int]]:
-        """The moves from a position with the stock out, as the search makes them (the module's argument, part 5): (step codes packed, key after).
+        """The moves from a position with the stock out, as the sweep makes them (the module's argument, part 5): (step codes packed, key after).
 
         Every move but a lift, then every way of lifting cards onto the empty
         tableau piles and sending one card home; each followed by what
@@ -615,7 +615,7 @@ class Search:
         return out
 
     def moves(self, key: int) -> list[tuple[int, int]]:
-        """The moves from any position as the search makes them: :meth:`children`, but with the stock out :meth:`endgame_children`, and every position reached with the stock out settled."""
+        """The moves from any position as the sweep makes them, by which its trace confirms each step: :meth:`children`, but with the stock out :meth:`endgame_children`, and every position reached with the stock out settled."""
         at = self.layout
         stock_out = len(self.line)
         if key >> at.position & at.position_mask == stock_out:
@@ -704,7 +704,8 @@ class Search:
         or when it ends narrowed without a win, which proves nothing: a sweep
         three times as wide would take three times as long, and the beams need
         the time (see :data:`SWEEP_SHARE`). Once a sweep has swept the levels
-        of :data:`SWEEP_THROUGH` of the stock, it goes on to the end. Deals that the beams decide in their first rounds never
+        of :data:`SWEEP_THROUGH` of the stock, it goes on to the end. Deals
+        that the beams decide in their first rounds never
         wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
         50,000 positions).
         """
@@ -973,7 +974,7 @@ class Search:
         positions can repeat; the search is a plain exhaustive one, and when it
         fails every position it saw is dead. It follows every move one at a
         time: the moves of :meth:`endgame_children` spare positions, but cost
-        more than they spare here (deals 206 and 230, won in 29 and 43 s with
+        more than they spare here (deals 230 and 206, won in 29 and 43 s with
         plain moves, were unknown at 60 s with them), where the sweep, which
         makes the moves of a rest on a whole set of wastes at once, gains.
         """
