@@ -303,6 +303,10 @@ class SavedGame:
 
 def read_saved_game(text: str) -> SavedGame:
     """Parse a saved game, or a solution file (its verdict ignored); its moves are replayed by :meth:`SavedGame.replayed`."""
-    obj = _parse_json(text, "saved game", InvalidSaveError)
+    return saved_game_from_dict(_parse_json(text, "saved game", InvalidSaveError))
+
+
+def saved_game_from_dict(obj: Any) -> SavedGame:
+    """A saved game (or a solution, its verdict ignored) from its parsed JSON: :func:`read_saved_game` without the parsing."""
     deal, moves = _read_record(obj, "saved game", InvalidSaveError)
     return SavedGame(deal, moves, _read_moves(obj, "undone", InvalidSaveError))

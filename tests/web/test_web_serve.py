@@ -57,7 +57,7 @@ def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
 
 
 def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    import httpx
+    import httpx2
 
     command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -67,9 +67,9 @@ def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while True:
             try:
-                response = httpx.get(url + "api/games", timeout=2)
+                response = httpx2.get(url + "api/games", timeout=2)
                 break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
         assert response.status_code == 200

@@ -32,7 +32,14 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
-from cardtable.formats import SavedGame, deal_to_dict, move_to_dict, read_deal, read_saved_game
+from cardtable.formats import (
+    SavedGame,
+    deal_from_dict,
+    deal_to_dict,
+    move_to_dict,
+    read_deal,
+    saved_game_from_dict,
+)
 from cardtable.games import find_game
 from cardtable.render.text import HEADINGS, console, layout
 from cardtable.solver import Limit
@@ -557,13 +564,13 @@ def _session_from_file(path: str) -> Session:
             f" at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
         ) from None
     except (ValueError, RecursionError):
-        obj = None  # read_deal names the problem
+        return Session(read_deal(text))  # it names the problem
     if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
-        saved = read_saved_game(text)
+        saved = saved_game_from_dict(obj)
         if "result" not in obj:
             return Session.resume(saved, path)
         return Session.resume(SavedGame(saved.deal, [], saved.moves), path, save_there=False)
-    return Session(read_deal(text))
+    return Session(deal_from_dict(obj))
 
 
 def _enable_line_editing() -> None:
