@@ -1,6 +1,6 @@
 """The sweep alone on Acey and Kingsley deals: its verdict, rests swept, weight, time and memory.
 
-    python benchmarks/sweep.py --deals 48,194 [--room 6000000]
+    python benchmarks/sweep.py --deals 48,194 [--room 6000000] [--progress 60]
 
 The solver gives the sweep (:mod:`cardtable.solver.sweep`) turns beside its
 beams; this script runs it by itself from each deal's start, to its end or
@@ -12,13 +12,15 @@ and prints a line per deal: the verdict (won, unwinnable, no win found once
 narrowed to the width it says, or gave way, and while sweeping which stock
 card's level), the rests swept, the rests swept once
 the stock is out, the weight it reached, the seconds, and the process's peak
-memory so far.
+memory so far. A sweep with no bound can run for many minutes: ``--progress S``
+prints where it stands every S seconds, on standard error.
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import time
 
 from cardtable import deal, load_game
@@ -27,26 +29,42 @@ from cardtable.solver.sweep import Sweep, SweepTooLarge
 from cardtable.solver.updown import Search
 from deal_args import deal_numbers  # beside this script, so on its path
 
+LOOK_EVERY = 20_000
+"""Rests swept between two looks at the clock, when progress is asked for."""
 
-def sweep_deal(number: int, room: int | None) -> str:
-    """One deal's line."""
+
+def sweep_deal(number: int, room: int | None, progress: float) -> str:
+    """One deal's line; every ``progress`` seconds (0: never) a line on standard error."""
     search = Search(deal(load_game("acey-and-kingsley"), number))
-    search.due = 1 << 62  # no budget to look at
+    search.due = LOOK_EVERY if progress else 1 << 62  # the sweep calls look() when it is reached
     sweep = Sweep(search, room)
-    started = time.perf_counter()
+    started = shown = time.perf_counter()
+
+    def look() -> None:
+        nonlocal shown
+        search.due = search.states + LOOK_EVERY
+        if time.perf_counter() - shown >= progress:
+            shown = time.perf_counter()
+            print(f"{number:>8} {_standing(sweep, started)}", file=sys.stderr, flush=True)
+
     try:
-        sweep.advance(1 << 62, lambda: None)
+        sweep.advance(1 << 62, look)
         if sweep.win is not None:
             verdict = "won"
         else:
             verdict = f"no win {sweep.width:,} wide" if sweep.narrowed else "unwinnable"
     except SweepTooLarge:
         verdict = f"gave way at card {sweep.dealt + 1}"
+    return f"{number:>8} {verdict:<24} {_standing(sweep, started)}"
+
+
+def _standing(sweep: Sweep, started: float) -> str:
+    """Rests swept (in all, and once the stock is out), weight, seconds and peak memory so far."""
     seconds = time.perf_counter() - started
     endgame = sum(len(rests) for rests, _ in sweep.layers)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kilobytes on Linux
     return (
-        f"{number:>8} {verdict:<24} {search.states:>11,} rests swept {endgame:>11,} after the stock"
+        f"{sweep.search.states:>11,} rests swept {endgame:>11,} after the stock"
         f" {sweep.weight:>11,} weight {seconds:>8.1f} s {peak:>6.2f} GB peak"
     )
 
@@ -57,10 +75,13 @@ def main() -> None:
     parser.add_argument(
         "--room", type=int, default=DEFAULT_TABLE_CAP, help="table positions it may weigh; 0: no bound"
     )
+    parser.add_argument(
+        "--progress", type=float, default=0, help="seconds between progress lines on stderr; 0: none"
+    )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
     for number in numbers:
-        print(sweep_deal(number, args.room or None), flush=True)
+        print(sweep_deal(number, args.room or None, args.progress), flush=True)
 
 
 if __name__ == "__main__":
