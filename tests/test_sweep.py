@@ -93,6 +93,37 @@ def test_the_sweep_and_the_plain_search_agree(state: State) -> None:
         assert replay(won_by(sweep)).problem is None
 
 
+def stacked(search: Search, key: int) -> int:
+    """The cards in a position's reserves and waste."""
+    heights, _, waste, _, _ = search.unpack(key)
+    return search.in_reserves(heights) + waste.bit_count()
+
+
+@FAST
+@given(acey_positions(lowest=8, with_stock=False))
+def test_the_endgame_never_puts_a_card_back_on_a_reserve_or_the_waste(state: State) -> None:
+    # What lets the sweep sweep the endgame by cards stacked, most first, and forget
+    # each count once swept: every move lowers it by one, or keeps it and leaves
+    # reserves and waste alone (which is how the sweep tells the two apart).
+    search = Search(state)
+    frontier, seen = [search.root], {search.root}
+    while frontier and len(seen) < 2_000:
+        key = frontier.pop()
+        for _, after in search.moves(key):
+            lowered = stacked(search, key) - stacked(search, after)
+            untouched = (
+                search.unpack(after)[0] == search.unpack(key)[0]
+                and (after ^ key) & search.layout.waste_mask == 0
+            )
+            assert (lowered, untouched) in ((1, False), (0, True))
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    sweep = swept(state)
+    if sweep.win is None:  # it went through every count, and forgot each
+        assert sweep.waiting == {} and sweep._entries == 0
+
+
 @FAST
 @given(acey_positions(lowest=8), st.integers(1, 4))
 def test_a_narrowed_sweep_wins_only_with_lines_that_replay(state: State, width: int) -> None:

@@ -27,14 +27,18 @@ Its argument:
 3. **Before the stock is out, rests come in order.** Every move deals a card or
    puts one home, so a rest is swept once, after every rest with fewer cards dealt,
    or as many dealt and fewer home, and so with every waste that can reach it.
-   Once the stock is out, cards go back and forth between foundations and tableau;
-   the sweep goes on breadth first, keeping for each rest the wastes already seen
-   and going on from those not seen before, until nothing is new. There it makes
+   Once a stock card's levels are swept, nothing reaches them again; they are
+   kept in arrays, for a trace only. Once the stock is out, cards go back and
+   forth between foundations and tableau, but none goes back onto a reserve or
+   the waste: the sweep takes the rests by the cards those hold, most first, and
+   each count breadth first, keeping for each rest the wastes already seen and
+   going on from those not seen before, until nothing is new; then it forgets
+   that count, which nothing can reach again. There it makes
    the moves of :meth:`~cardtable.solver.updown.Search.endgame_children`: a
    tableau card that can go home goes at once, and cards are lifted only on the
    way to a card going home, which loses no win (part 5 of the argument of
    :mod:`cardtable.solver.updown`) and spares most endgame rests (deal 48:
-   729,599 instead of 4,418,519).
+   647,017 instead of 4,418,519).
 
 4. **The verdict is exact.** The sweep visits every position reachable from the
    start, so if none of them is won the position is unwinnable. When the won
@@ -57,6 +61,7 @@ checked as before, but one that ends without a win proves nothing
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -169,8 +174,8 @@ class SweepTooLarge(Exception):
 Level = tuple[int, int]
 """A stock-phase level: (stock cards dealt, cards home)."""
 
-Layer = tuple[list[int], list[int]]
-"""One breadth-first layer of the endgame: its rests, and the wastes new at each."""
+Layer = tuple["array[int]", "array[int]"]
+"""One breadth-first layer of the endgame: its rests (shifted down past their empty waste), and the wastes new at each."""
 
 ENTRY_WEIGHT: Final = 0.5
 """A rest and its set, kept in a dict, against a position of the search's table: ~100 bytes to ~180."""
@@ -179,10 +184,11 @@ NODE_WEIGHT: Final = 2.0
 STOCK_SHARE: Final = 1 / 3
 """The share of its room that the sweep's stock phase may be projected to take (see :meth:`Sweep._project`).
 
-Deal 48's stock phase weighs 1.4 million, and its whole sweep 1.56 million at
-most (4.15 million before the endgame rule of part 5 of the argument of
+Deal 48's sweep weighs 0.71 million at most, in its stock phase (1.56 million
+while swept levels stayed in dicts and the endgame remembered every rest, 4.15
+million before the endgame rule of part 5 of the argument of
 :mod:`cardtable.solver.updown`): a third of the default table (6 million) leaves
-its stock phase some margin. The
+its stock phase a wide margin. The
 sooner a sweep that cannot go through whole narrows, the less it costs the
 beams, and rests that multiply double with about every card.
 """
@@ -190,12 +196,13 @@ NARROW_STOCK_SHARE: Final = 2 / 3
 """:data:`STOCK_SHARE` for a sweep that has narrowed: its endgame starts from far fewer rests.
 
 The rests swept after each stock card are the :attr:`Sweep.width` dealt, and
-those that more cards home make of them: deal 202 narrowed to 30,000 weighs 2
-million when its 65th card is dealt, a third of the default table, and its
-endgame 1.6 million rests more.
+those that more cards home make of them: deal 202 narrowed to 30,000 weighed 2
+million when its 65th card was dealt, a third of the default table, while swept
+levels stayed in dicts (1.2 million at most now, narrowed from its first card),
+and its endgame 1.6 million rests more.
 """
-LAYER_WEIGHT: Final = 0.25
-"""A rest and its set in a finished endgame layer, two list slots and the set's number: ~45 bytes."""
+LAYER_WEIGHT: Final = 0.1
+"""A rest and its set in a swept level or a finished endgame layer, two machine words in arrays: 16 bytes."""
 FIRST_WIDTH: Final = 30_000
 """The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
 
@@ -238,14 +245,15 @@ class Sweep:
         self._lifts_by_class: dict[int, list[tuple[int, int]]] = {}
         self._onto_by_tableau: dict[int, list[int]] = {}
         self._lifted_by_high: dict[int, list[tuple[int, int, int]]] = {}
-        # the stock phase's rests by level, swept or to sweep; the endgame's rests seen, and its layers
+        # the stock phase's rests by level, to sweep and swept; the endgame's by cards stacked, to sweep; its layers
         self.levels: dict[Level, dict[int, int]] = {}
-        self.seen: dict[int, int] = {}
+        self.swept_levels: dict[Level, Layer] = {}
+        self.waiting: dict[int, dict[int, int]] = {}
         self.layers: list[Layer] = []
         self.dealt = search.dealt(search.root)
         """The level being swept: stock cards dealt (all, once the stock is out)."""
-        self._entries = 0  # rests held in dicts: the levels, the endgame's seen and upcoming
-        self._layered = 0  # rests held in finished layers
+        self._entries = 0  # rests held in dicts: the levels, the endgame's waiting, seen and upcoming
+        self._layered = 0  # rests held in swept levels and finished layers
         self._cards = self._not_in_waste(search.root) + (search.root & layout.waste_mask).bit_count()
         self._steps = self._sweep()
 
@@ -289,9 +297,8 @@ class Sweep:
         start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
         first, lowest = search.dealt(start), self._home(start)
-        arrivals = self.seen
         self._keep(
-            arrivals if first == stock_out else self._level(first, start),
+            self._waiting(start) if first == stock_out else self._level(first, start),
             start,
             sets.of(waste_ranks(search, search.root)),
         )
@@ -303,13 +310,26 @@ class Sweep:
                     yield
                     for after, wastes in self._moves(rest, node):
                         if (dealt_after := after >> dealt_at & dealt_mask) == stock_out:
-                            self._keep(arrivals, search.settle(after)[0], wastes)
+                            settled = search.settle(after)[0]
+                            self._keep(self._waiting(settled), settled, wastes)
                         else:
                             self._keep(self._level(dealt_after, after), after, wastes)
             sets.forget_merges()
+            self._put_away(dealt)
             self._project(dealt, stock_out)
         self.dealt = stock_out
         yield from self._endgame()
+
+    def _put_away(self, dealt: int) -> None:
+        """Keep the swept levels with ``dealt`` stock cards dealt as layers: nothing reaches them again, and only a trace reads them.
+
+        Deal 182's stock phase weighs 5.2 million positions kept in dicts.
+        """
+        for level in [level for level in self.levels if level[0] == dealt]:
+            rests = self.levels.pop(level)
+            self.swept_levels[level] = self._layer(list(rests), list(rests.values()))
+            self._entries -= len(rests)
+            self._layered += len(rests)
 
     def _project(self, dealt: int, stock_out: int) -> None:
         """Narrow the sweep when the rests of the next level, as many again at each card to come, would not fit; give way if even that would not.
@@ -382,42 +402,81 @@ class Sweep:
         )
 
     def _endgame(self) -> Iterator[None]:
-        """Breadth first from the positions with the stock out: each layer holds the wastes not seen before at its rest."""
-        sets, seen = self.sets, self.seen
-        rests, nodes = list(seen), list(seen.values())
-        while rests:
-            self.layers.append((rests, nodes))
-            self._layered += len(rests)
-            for rest, node in zip(rests, nodes):
-                if node == BARE and self.search.is_won(rest):  # the rest has no waste bits
-                    self.win = self._trace(rest)
-                    return
-            upcoming: dict[int, int] = {}
-            union, difference = sets.union, sets.difference
-            for rest, node in zip(rests, nodes):
-                yield
-                for after, wastes in self._endgame_moves(rest, node):
-                    old = seen.get(after)
-                    if old is None:  # a rest not seen before: the usual case, and the cheapest
-                        seen[after] = wastes
-                        self._entries += 1
-                    elif new := difference(wastes, old):
-                        seen[after] = union(old, new)
-                        wastes = new
-                    else:
-                        continue
-                    waiting = upcoming.get(after)
-                    if waiting is None:
-                        upcoming[after] = wastes
-                        self._entries += 1
-                    else:
-                        upcoming[after] = union(waiting, wastes)
-            sets.forget_merges()
-            # what was remembered by tableau and foundations is mostly this layer's: forgotten, it stays out of the room
-            self._lifted_by_high.clear()
-            self.search.forget_settled()
-            rests, nodes = list(upcoming), list(upcoming.values())
-            self._entries -= len(upcoming)  # they are held in the layer now
+        """Once the stock is out: the rests by the cards their reserves and wastes hold, most first, each count breadth first.
+
+        No move of the endgame puts a card back on a reserve or the waste: each
+        one takes a card off them, or lifts cards and sends a tableau card home.
+        So that count never grows, and once every rest with one count is swept,
+        none can come again: what was seen there is forgotten (deal 182: 4.5
+        million endgame rests swept, 1.7 GB at most instead of 3.8 GB). Each
+        layer holds the wastes new at its rest.
+        """
+        sets, waiting, layers = self.sets, self.waiting, self.layers
+        union, difference = sets.union, sets.difference
+        at = self.search.layout
+        heights_at, heights_mask = at.heights, at.heights_mask
+        while waiting:
+            stacked = max(waiting)
+            seen = waiting.pop(stacked)
+            fewer = waiting.setdefault(stacked - 1, {}) if stacked else {}
+            rests, nodes = list(seen), list(seen.values())
+            while rests:
+                for rest, node in zip(rests, nodes):
+                    if node == BARE and self.search.is_won(rest):  # the rest has no waste bits
+                        layers.append(self._layer(rests, nodes))
+                        self.win = self._trace(rest)
+                        return
+                upcoming: dict[int, int] = {}
+                for rest, node in zip(rests, nodes):
+                    yield
+                    for after, wastes in self._endgame_moves(rest, node):
+                        if wastes != node or (after ^ rest) >> heights_at & heights_mask:
+                            self._keep(fewer, after, wastes)  # a card left the waste or a reserve
+                            continue
+                        old = seen.get(after)
+                        if old is None:  # a rest not seen before: the usual case, and the cheapest
+                            seen[after] = wastes
+                            self._entries += 1
+                        elif new := difference(wastes, old):
+                            seen[after] = union(old, new)
+                            wastes = new
+                        else:
+                            continue
+                        waiting_here = upcoming.get(after)
+                        if waiting_here is None:
+                            upcoming[after] = wastes
+                            self._entries += 1
+                        else:
+                            upcoming[after] = union(waiting_here, wastes)
+                layers.append(self._layer(rests, nodes))
+                self._layered += len(rests)
+                sets.forget_merges()
+                # what was remembered by tableau and foundations is mostly this layer's: forgotten, it stays out of the room
+                self._lifted_by_high.clear()
+                self.search.forget_settled()
+                rests, nodes = list(upcoming), list(upcoming.values())
+                self._entries -= len(upcoming)  # they are held in the layer now
+            self._entries -= len(seen)  # no rest with this many cards stacked can come again
+            if not fewer:
+                waiting.pop(stacked - 1, None)
+
+    def _waiting(self, rest: int) -> dict[int, int]:
+        """The endgame's rests to sweep with as many cards in the reserves and the waste as ``rest``."""
+        stacked = self.search.in_reserves(
+            rest >> self.search.layout.heights & self.search.layout.heights_mask
+        )
+        return self.waiting.setdefault(stacked + self._waste_length(rest), {})
+
+    def _layer(self, rests: list[int], nodes: list[int]) -> Layer:
+        """A swept layer as it is kept for tracing a win: rests have no waste bits, so they fit a machine word shifted."""
+        shift = self.search.layout.position
+        return array("Q", [rest >> shift for rest in rests]), array("Q", nodes)
+
+    def _layer_items(self, layer: Layer) -> Iterator[tuple[int, int]]:
+        """The rests and sets of a kept layer."""
+        shift = self.search.layout.position
+        rests, nodes = layer
+        return ((rest << shift, node) for rest, node in zip(rests, nodes))
 
     def _moves(self, rest: int, node: int) -> list[tuple[int, int]]:
         """The moves from a rest of the stock phase with a set of wastes: (rest after, wastes after).
@@ -585,13 +644,17 @@ class Sweep:
         Each step back looks, among the rests kept where the one before must lie,
         for a position holding a waste that one move can turn into the one at
         hand, and confirms the move with the search's own
-        :meth:`~cardtable.solver.updown.Search.moves`.
+        :meth:`~cardtable.solver.updown.Search.moves`. In the endgame, the
+        position before lies in an earlier layer, the one before it in an
+        earlier one still, so the layers are looked through once, from the last;
+        a position the stock phase reached may have none before it there.
         """
         start = self.search.root
         rest, codes = won, []
         ranks: Ranks = ()
-        for index in range(len(self.layers) - 1, 0, -1):
-            rest, ranks, code = self._step_back(rest, ranks, [zip(*self.layers[index - 1])])
+        index = len(self.layers) - 1
+        while (earlier := self._step_back_in_layers(rest, ranks, index)) is not None:
+            rest, ranks, code, index = earlier
             codes.append(code)
         stock_out = len(self.search.line)
         while self._key(rest, ranks) != start:
@@ -600,15 +663,27 @@ class Sweep:
                 levels = [(dealt - 1, before) for before in range(home, -1, -1)]
             else:
                 levels = [(dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1)]
-            sources = [self.levels.get(level, {}).items() for level in levels]
-            rest, ranks, code = self._step_back(rest, ranks, sources)
+            sources = [
+                self._layer_items(self.swept_levels[level]) for level in levels if level in self.swept_levels
+            ]
+            step = self._step_back(rest, ranks, sources)
+            assert step is not None, "a position swept has no position before it"
+            rest, ranks, code = step
             codes.append(code)
         return codes[::-1]
 
+    def _step_back_in_layers(self, rest: int, ranks: Ranks, index: int) -> tuple[int, Ranks, int, int] | None:
+        """The step back from a position of layer ``index`` into an earlier layer, and that layer's index; None if there is none: the stock phase reached it."""
+        for earlier in range(index - 1, -1, -1):
+            step = self._step_back(rest, ranks, [self._layer_items(self.layers[earlier])])
+            if step is not None:
+                return (*step, earlier)
+        return None
+
     def _step_back(
         self, rest: int, ranks: Ranks, sources: Sequence[Iterable[tuple[int, int]]]
-    ) -> tuple[int, Ranks, int]:
-        """The position one move before (``rest``, ``ranks``) among ``sources``' rests and sets, and the move's code."""
+    ) -> tuple[int, Ranks, int] | None:
+        """The position one move before (``rest``, ``ranks``) among ``sources``' rests and sets, and the move's code; None if none is there."""
         search = self.search
         at = search.layout
         target = self._key(rest, ranks)
@@ -629,4 +704,4 @@ class Sweep:
                         for code, child in search.moves(key):
                             if child == target:
                                 return before, waste, code
-        raise AssertionError("a position swept has no position before it")
+        return None
