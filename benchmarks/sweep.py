@@ -45,7 +45,8 @@ def sweep_deal(number: int, room: int | None, progress: float) -> str:
         search.due = search.states + LOOK_EVERY
         if time.perf_counter() - shown >= progress:
             shown = time.perf_counter()
-            print(f"{number:>8} {_standing(sweep, started)}", file=sys.stderr, flush=True)
+            card = f"card {sweep.dealt + 1}" if sweep.dealt < len(search.line) else "endgame"
+            print(f"{number:>8} {card:<24} {_standing(sweep, started)}", file=sys.stderr, flush=True)
 
     try:
         sweep.advance(1 << 62, look)

@@ -175,7 +175,7 @@ Level = tuple[int, int]
 """A stock-phase level: (stock cards dealt, cards home)."""
 
 Layer = tuple["array[int]", "array[int]"]
-"""One breadth-first layer of the endgame: its rests (shifted down past their empty waste), and the wastes new at each."""
+"""A swept stock-phase level or endgame layer, kept for a trace: its rests (shifted down past their empty waste), and their sets."""
 
 ENTRY_WEIGHT: Final = 0.5
 """A rest and its set, kept in a dict, against a position of the search's table: ~100 bytes to ~180."""
