@@ -323,7 +323,8 @@ class Sweep:
     def _put_away(self, dealt: int) -> None:
         """Keep the swept levels with ``dealt`` stock cards dealt as layers: nothing reaches them again, and only a trace reads them.
 
-        Deal 182's stock phase weighs 5.2 million positions kept in dicts.
+        Deal 182's sweep weighed 5.2 million positions with them in dicts,
+        3.0 million with them in arrays (1.3 GB at most instead of 1.7).
         """
         for level in [level for level in self.levels if level[0] == dealt]:
             rests = self.levels.pop(level)
@@ -408,8 +409,9 @@ class Sweep:
         one takes a card off them, or lifts cards and sends a tableau card home.
         So that count never grows, and once every rest with one count is swept,
         none can come again: what was seen there is forgotten (deal 182: 4.5
-        million endgame rests swept, 1.7 GB at most instead of 3.8 GB). Each
-        layer holds the wastes new at its rest.
+        million endgame rests swept instead of 7.5, 1.3 GB at most instead of
+        3.8 GB, with swept levels in arrays). Each layer holds the wastes new
+        at its rest.
         """
         sets, waiting, layers = self.sets, self.waiting, self.layers
         union, difference = sets.union, sets.difference
