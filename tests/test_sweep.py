@@ -160,6 +160,14 @@ def test_a_narrowed_sweep_keeps_the_most_promising_rests_after_each_card() -> No
     assert sweep.narrowed and dropped
 
 
+def test_swept_layers_keep_their_rests_in_words_or_in_lists_when_too_wide() -> None:
+    sweep = Sweep(searching(194), None)
+    shift = sweep.search.layout.position
+    narrow, wide = [5 << shift, 7 << shift], [5 << shift, 1 << 90]
+    assert list(sweep._layer_items(sweep._layer(narrow, [2, 3]))) == [(5 << shift, 2), (7 << shift, 3)]
+    assert list(sweep._layer_items(sweep._layer(wide, [2, 3]))) == [(5 << shift, 2), (1 << 90, 3)]
+
+
 def test_the_sweep_knows_each_rests_waste_length() -> None:
     # The length a narrowed sweep judges a rest by is that of every waste in its set
     sweep = Sweep(searching(13), None)

@@ -174,7 +174,7 @@ class SweepTooLarge(Exception):
 Level = tuple[int, int]
 """A stock-phase level: (stock cards dealt, cards home)."""
 
-Layer = tuple["array[int]", "array[int]"]
+Layer = tuple[Sequence[int], Sequence[int]]
 """A swept stock-phase level or endgame layer, kept for a trace: its rests (shifted down past their empty waste), and their sets."""
 
 ENTRY_WEIGHT: Final = 0.5
@@ -470,9 +470,17 @@ class Sweep:
         return self.waiting.setdefault(stacked + self._waste_length(rest), {})
 
     def _layer(self, rests: list[int], nodes: list[int]) -> Layer:
-        """A swept layer as it is kept for tracing a win: rests have no waste bits, so they fit a machine word shifted."""
+        """A swept layer as it is kept for tracing a win: rests have no waste bits, so shifted they fit a machine word.
+
+        In Acey and Kingsley's layout they take about 50 bits; a game of its
+        shape with more piles may need more, and keeps its layers as lists.
+        """
         shift = self.search.layout.position
-        return array("Q", [rest >> shift for rest in rests]), array("Q", nodes)
+        shifted = [rest >> shift for rest in rests]
+        try:
+            return array("Q", shifted), array("Q", nodes)
+        except OverflowError:
+            return shifted, nodes
 
     def _layer_items(self, layer: Layer) -> Iterator[tuple[int, int]]:
         """The rests and sets of a kept layer."""
