@@ -464,10 +464,9 @@ class Sweep:
 
     def _waiting(self, rest: int) -> dict[int, int]:
         """The endgame's rests to sweep with as many cards in the reserves and the waste as ``rest``."""
-        stacked = self.search.in_reserves(
-            rest >> self.search.layout.heights & self.search.layout.heights_mask
-        )
-        return self.waiting.setdefault(stacked + self._waste_length(rest), {})
+        at = self.search.layout
+        in_reserves = self.search.in_reserves(rest >> at.heights & at.heights_mask)
+        return self.waiting.setdefault(in_reserves + self._waste_length(rest), {})
 
     def _layer(self, rests: list[int], nodes: list[int]) -> Layer:
         """A swept layer as it is kept for tracing a win: rests have no waste bits, so shifted they fit a machine word.
