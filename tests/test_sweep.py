@@ -53,6 +53,9 @@ def test_sets_of_wastes_are_the_sets_they_stand_for(
     assert (members(sets, left) if left else set()) == one - other
     assert all(sets.holds(first, ranks) for ranks in one)
     assert made(sets, set(one)) == first  # equal sets are one node
+    if one:  # a deal puts one card on every waste of the set, and a one-top set made either way is one node
+        assert members(sets, sets.on(5, first)) == {(5, *ranks) for ranks in one}
+        assert sets.on(5, first) == sets.node({5: first})
 
 
 def searching(number: int) -> Search:
