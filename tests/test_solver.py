@@ -111,13 +111,35 @@ def test_acey_won_only_by_moving_a_card_back_off_a_foundation() -> None:
     assert_replays(state, result.moves)
 
 
-def test_budgets_give_unknown_never_a_guess() -> None:
+def test_budgets_give_unknown_never_a_made_up_verdict() -> None:
     state = deal(load_game(LUCIE), 1)
     result = solve(state, Limit(states=5))
     assert result.status == "unknown"
     assert result.moves == []
     assert "5 positions" in result.reason
     assert solve(state, Limit(table=3)).status == "unknown"
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, ACEY])
+@FAST
+@given(data=st.data())
+def test_an_unknown_comes_with_a_legal_guess_and_a_verdict_with_none(game: str, data: st.DataObject) -> None:
+    state = data.draw(positions(game))
+    result = solve(state, Limit(states=data.draw(st.integers(1, 400))))
+    if result.status != "unknown":
+        assert result.guess is None
+    elif result.guess is not None:
+        assert result.guess in state.legal_moves
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, ACEY])
+def test_a_search_stopped_early_still_guesses_a_first_move(game: str) -> None:
+    # the deals the budget cannot decide: Acey and Kingsley's beams judge a level
+    # at once, the depth-first search has a move in hand from its first position
+    state = deal(load_game(game), 13 if game == ACEY else 1)
+    result = solve(state, Limit(states=30))
+    assert result.status == "unknown"
+    assert result.guess in state.legal_moves
 
 
 def test_solve_leaves_the_state_unchanged() -> None:

@@ -509,3 +509,23 @@ def test_a_full_table_forgets_the_positions_proved_lost_instead_of_stopping() ->
     assert tight.run(tight_budget.check) is not None
     assert tight.states - tight.swept > roomy.states  # it searched again some of what it forgot
     assert tight_budget.peak <= table
+
+
+def test_a_search_stopped_early_guesses_towards_its_deepest_best_position() -> None:
+    # The guess follows the beams' lead: the first step towards the best
+    # position of the deepest level reached, by the latest beam to reach it; a
+    # move proved lost since gives way to the first one that is not.
+    state = deal(load_game(ACEY), 85)  # undecided after a minute; three moves at the start
+    search = Search(state)
+    with pytest.raises(_BudgetExceeded):
+        search.run(stop_after(20_000))
+    guess = search.guess()
+    assert guess is not None and guess in state.legal_moves
+    assert search._lead is not None and search._lead[0] == len(search.line) - 1  # a beam got to the last card
+    children = search.children(search.root)
+    guessed = next(key for code, key in children if search.realise(unpack([code]))[0] == guess)
+    search.dead.add(guessed)
+    other = search.guess()
+    assert other is not None and other != guess and other in state.legal_moves
+    search.dead.update(key for _, key in children)
+    assert search.guess() is None

@@ -339,11 +339,16 @@ def test_unknown_when_the_budget_runs_out(store: Store) -> None:
 
     with (
         ThreadPoolExecutor(1) as pool,
-        TestClient(create_app(store, executor=pool, budgets=Budgets(verdict=0.2))) as c,
+        TestClient(create_app(store, executor=pool, budgets=Budgets(verdict=0.2, hint=1))) as c,
     ):
         play = start(c, ACEY, 13)["id"]  # still undecided after 60 s and 7 million positions
         answer = post(c, f"/api/plays/{play}/verdict")
         assert answer["status"] == "unknown" and "could not decide within 0.2 s" in answer["message"]
+        # a hint then is the solver's best guess, apart from the moves of a proved win
+        # (its beams judge their first levels within milliseconds)
+        hint = post(c, f"/api/plays/{play}/hint")
+        assert (hint["status"], hint["moves"], hint["guess"]["text"]) == ("unknown", [], "d")
+        assert hint["message"].endswith("its best guess is d, not proved to win")
 
 
 def test_show_me_gives_the_whole_line_and_marks_the_game(client: TestClient) -> None:

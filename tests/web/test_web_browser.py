@@ -280,6 +280,13 @@ def test_show_me_plays_the_solvers_line_to_the_end(page: Page) -> None:
     expect(page.locator("#result-text")).to_contain_text("with the solver's help")
 
 
+def test_a_hint_the_solver_cannot_prove_is_shown_as_its_best_guess(page: Page) -> None:
+    open_deal(page, ACEY, 13)  # undecided after a minute; the hint's 3 s end in a guess: deal
+    page.click("#hint")
+    expect(page.locator("#toast")).to_contain_text("Best guess: d. No win or loss proved", timeout=15_000)
+    expect(page.locator("#table .hint")).to_have_count(1)
+
+
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:
     open_deal(page, ALEXANDER, 22)
     expect(page.locator("#result-title")).to_have_text("No moves left")

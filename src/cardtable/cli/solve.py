@@ -202,10 +202,20 @@ def hint_text(state: State, result: SolveResult) -> str:
     """What a player is told: the move to make, or why there is none."""
     if result.status == "won" and result.moves:
         move = result.moves[0]
-        what = f" ({card_symbol(move.card)} {move.source} to {move.target})" if move.card is not None else ""
-        return f"play {move_text(state, move)}{what}: the game can still be won ({len(result.moves)} moves)"
+        return f"play {_named(state, move)}: the game can still be won ({len(result.moves)} moves)"
     if result.status == "won":
         return "the game is won"
     if result.status == "unwinnable":
         return "no move wins from here: this position can no longer be won"
+    if result.guess is not None:
+        return (
+            f"try {_named(state, result.guess)}: the solver's best guess, not proved to win"
+            f" ({result.reason} before it found a win or proved there is none)"
+        )
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
+
+
+def _named(state: State, move: Move) -> str:
+    """A move as typed, and the card it moves from where to where: ``t3 f1 (7♣ tableau/3 to foundation/1)``."""
+    what = f" ({card_symbol(move.card)} {move.source} to {move.target})" if move.card is not None else ""
+    return f"{move_text(state, move)}{what}"

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardtable.core.deals import deal
 from cardtable.core.errors import InvalidDealError, UnknownGameError
-from cardtable.core.notation import parse_move
+from cardtable.core.notation import move_text, parse_move
 from cardtable.formats import deal_from_dict, move_from_dict
 from cardtable.games import GAMES, load_game
 from cardtable.server.models import (
@@ -189,6 +189,7 @@ def _verdict_view(play: Play, found: Verdict, budget: float, *, first_only: bool
     return VerdictView(
         status=found.status,
         moves=views,
+        guess=None if found.guess is None else move_view(play.state, found.guess),
         seconds=round(found.seconds, 3),
         states=found.states,
         message=_verdict_message(play, found, budget),
@@ -203,7 +204,10 @@ def _verdict_message(play: Play, found: Verdict, budget: float) -> str:
         return f"winnable: the solver found a win in {len(found.moves)} moves"
     if found.status == "unwinnable":
         return "not winnable from here: the solver proved that no line of play wins"
-    return f"unknown: the solver could not decide within {budget:g} s"
+    undecided = f"unknown: the solver could not decide within {budget:g} s"
+    if found.guess is None:
+        return undecided
+    return f"{undecided}; its best guess is {move_text(play.state, found.guess)}, not proved to win"
 
 
 @router.get("/stats", response_model=StatsView)

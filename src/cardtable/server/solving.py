@@ -54,13 +54,14 @@ class Budgets:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the solver says about a position; ``moves`` is a winning line when won."""
+    """What the solver says about a position; ``moves`` is a winning line when won, ``guess`` a move it would try when unknown."""
 
     status: Status
     moves: tuple[Move, ...] = ()
     seconds: float = 0.0
     states: int = 0
     reason: str = ""
+    guess: Move | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict
         "seconds": result.seconds,
         "states": result.states,
         "reason": result.reason,
+        "guess": None if result.guess is None else move_to_dict(result.guess),
     }
 
 
@@ -163,6 +165,7 @@ class Solver:
             seconds=found["seconds"],
             states=found["states"],
             reason=found["reason"],
+            guess=None if found.get("guess") is None else move_from_dict(found["guess"]),
         )
         self._remember(state, verdict)
         return verdict

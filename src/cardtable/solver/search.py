@@ -66,6 +66,13 @@ class SolveResult:
     seconds: float = 0.0
     peak_table: int = 0
     reason: str = ""  # for unknown: which budget ran out
+    guess: Move | None = None
+    """For ``unknown``: the first move of the line the search found most promising, not proved to win.
+
+    A player who asks for a hint wants a move even when the budget runs out
+    before a verdict, as a chess engine gives its best move at any depth. None
+    when the search had no line in hand (it was stopped before it had one).
+    """
 
     @property
     def stats(self) -> dict[str, float | int]:
@@ -106,7 +113,10 @@ def solve(
     except _BudgetExceeded as stop:
         status, reason = "unknown", stop.reason
     moves = search.solution if status == "won" else []
-    return SolveResult(status, moves, search.states, time.perf_counter() - started, len(search.seen), reason)
+    guess = search.guess() if status == "unknown" else None
+    return SolveResult(
+        status, moves, search.states, time.perf_counter() - started, len(search.seen), reason, guess
+    )
 
 
 def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
@@ -114,9 +124,8 @@ def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
     try:
         steps = search.run(budget.check)
     except _BudgetExceeded as stop:
-        return SolveResult(
-            "unknown", [], search.states, time.perf_counter() - started, budget.peak, stop.reason
-        )
+        seconds = time.perf_counter() - started
+        return SolveResult("unknown", [], search.states, seconds, budget.peak, stop.reason, search.guess())
     status: Status = "unwinnable" if steps is None else "won"
     moves = [] if steps is None else search.realise(steps)
     return SolveResult(status, moves, search.states, time.perf_counter() - started, budget.peak)
@@ -232,6 +241,17 @@ class _Search:
     def _found(self) -> bool:
         self.solution = self.state.move_stack[self.base :]
         return True
+
+    def guess(self) -> Move | None:
+        """The first move of the line being searched when the budget ran out: a guess, not proved to win.
+
+        The search takes the start's moves in its order of promise, and every
+        one it has left behind was searched to the end and lost, so the one in
+        hand is the most promising not yet proved to lose. (A safe move played
+        at the start loses no win, so it is as good a first move as any.)
+        """
+        stack = self.state.move_stack
+        return stack[self.base] if len(stack) > self.base else None
 
     def _seen_before(self) -> bool:
         """Record the position; True if it was seen before."""

@@ -367,6 +367,8 @@ class Search:
         self._reserve_tops_at: dict[int, list[tuple[int, int, int]]] = {}
         # None once it gave way for good, or the search ended
         self.sweep: Sweep | None = Sweep(self, table_cap)
+        self._beams = 0  # beams begun
+        self._lead: tuple[int, int, int] | None = None  # (stock cards dealt, beam, first step code): see guess
 
     def pack(self, node: Node) -> int:
         """A position's key: its fields side by side in one int.
@@ -754,6 +756,7 @@ class Search:
         dead, children = self.dead, self.children
         position_at, position_mask = self.layout.position, self.layout.position_mask
         links = _Links()
+        self._beams += 1
         level = [(self.root, links.add(-1))]
         complete = True
         stock_out = len(self.line)
@@ -789,8 +792,40 @@ class Search:
                 judge(following, functools.partial(check, self.states, table))  # it only needs the clock
                 del following[width:]
                 complete = False
+                self._note_lead(following[0], upcoming[following[0]], links)
+            elif following:
+                best = max(following, key=self._promise)
+                self._note_lead(best, upcoming[best], links)
             level = [(key, links.add(upcoming[key])) for key in following]
         return None, complete
+
+    def _note_lead(self, key: int, link: int, links: _Links) -> None:
+        """Note the first step towards ``key``, a beam level's best, if no beam has led further (see :meth:`guess`)."""
+        at = self.layout
+        lead = (key >> at.position & at.position_mask, self._beams)
+        if self._lead is None or lead > self._lead[:2]:
+            parent, code = link >> STEP_BITS, link & _ONE_STEP
+            self._lead = (*lead, (links.path(parent) or [code])[0])
+
+    def guess(self) -> Move | None:
+        """A first move for a search stopped before a verdict: a guess, not proved to win.
+
+        The beams judge each level of the stock phase and keep the best; the
+        guess is the first move towards the best position of the deepest level
+        any beam reached, of the beams that reached it the latest, which is the
+        widest. Should a later search have proved that move lost, the guess is
+        the first of the start's moves not proved lost. None when no beam got a
+        level past the start (the stock was out, or the budget very short).
+        """
+        if self._lead is None:
+            return None
+        code = self._lead[2]
+        moves = self.children(self.root)
+        if any(key in self.dead for step, key in moves if step == code):
+            code = next((step for step, key in moves if key not in self.dead), -1)
+            if code < 0:
+                return None
+        return self.realise(unpack([code]))[0]
 
     def _look(self, check: Check, kept: int) -> int:
         """Look at the budget, the search keeping ``kept`` positions besides ``self.dead``; the table it saw.

@@ -221,7 +221,7 @@ async function ask(path, thinking) {
 async function hint() {
   const answer = await ask("hint", "the solver is looking for a winning move…");
   if (!answer) return;
-  const move = answer.moves[0];
+  const move = answer.moves[0] || answer.guess;
   if (!move) {
     toast(answer.message);
     return;
@@ -229,7 +229,8 @@ async function hint() {
   table.hint(move);
   $("redeal").classList.toggle("hint", move.kind === "redeal");
   const what = move.kind === "card" ? `${cardText(move.card)}: ${move.text}` : move.text;
-  toast(`Hint: ${what}`, 6);
+  if (answer.moves[0]) toast(`Hint: ${what}`, 6);
+  else toast(`Best guess: ${what}. No win or loss proved within the solver's time: it may not win.`, 8);
 }
 
 async function verdict() {
