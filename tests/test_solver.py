@@ -12,7 +12,7 @@ from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
 from cardtable.formats import Solution, read_deal, replay
 from cardtable.solver import Limit, Progress, search, solve
-from cardtable.solver.prune import Pruner
+from cardtable.solver.prune import Pruner, safe_home_move
 from helpers import (
     ACEY,
     ALEXANDER,
@@ -132,14 +132,24 @@ def test_an_unknown_comes_with_a_legal_guess_and_a_verdict_with_none(game: str, 
         assert result.guess in state.legal_moves
 
 
-@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, ACEY])
-def test_a_search_stopped_early_still_guesses_a_first_move(game: str) -> None:
-    # the deals the budget cannot decide: Acey and Kingsley's beams judge a level
-    # at once, the depth-first search has a move in hand from its first position
-    state = deal(load_game(game), 13 if game == ACEY else 1)
+def test_acey_and_kingsley_stopped_early_still_guesses_a_first_move() -> None:
+    # its beams judge their first levels at once (see test_updown for which move)
+    state = deal(load_game(ACEY), 13)
     result = solve(state, Limit(states=30))
-    assert result.status == "unknown"
-    assert result.guess in state.legal_moves
+    assert result.status == "unknown" and result.guess in state.legal_moves
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE])
+def test_the_depth_first_search_guesses_only_a_safe_move(game: str) -> None:
+    # Deal 1 of each starts with a card that can safely go home, deal 7 (3 in
+    # Alexander the Great) with none: the search's line in hand is no lead.
+    spec = load_game(game)
+    with_safe, without = deal(spec, 1), deal(spec, 3 if game == ALEXANDER else 7)
+    assert safe_home_move(with_safe) is not None and safe_home_move(without) is None
+    guessed = solve(with_safe, Limit(states=30))
+    assert guessed.status == "unknown" and guessed.guess == safe_home_move(with_safe)
+    unguessed = solve(without, Limit(states=30))
+    assert unguessed.status == "unknown" and unguessed.guess is None
 
 
 def test_solve_leaves_the_state_unchanged() -> None:

@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardtable.core.deals import deal
 from cardtable.core.errors import InvalidDealError, UnknownGameError
+from cardtable.core.move import Move
 from cardtable.core.notation import move_text, parse_move
 from cardtable.formats import deal_from_dict, move_from_dict
 from cardtable.games import GAMES, load_game
@@ -161,7 +162,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play = await run_in_threadpool(plays.change, who, play_id, _count_hint)
     verdict = await solver.verdict(play.state, solver.budgets.hint)
-    return _verdict_view(play, verdict, solver.budgets.hint, first_only=True)
+    return _verdict_view(play, verdict, solver.budgets.hint, first_only=True, guess=True)
 
 
 @router.post("/plays/{play_id}/verdict", response_model=VerdictView)
@@ -180,7 +181,11 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     return _verdict_view(play, found, solver.budgets.line, first_only=False)
 
 
-def _verdict_view(play: Play, found: Verdict, budget: float, *, first_only: bool) -> VerdictView:
+def _verdict_view(
+    play: Play, found: Verdict, budget: float, *, first_only: bool, guess: bool = False
+) -> VerdictView:
+    """The answer to a question for the solver; ``guess``: a hint's, which names the solver's guess when undecided."""
+    guessed = found.guess if guess else None
     state = play.state.copy()
     views = []
     for move in found.moves[:1] if first_only else found.moves:
@@ -189,15 +194,15 @@ def _verdict_view(play: Play, found: Verdict, budget: float, *, first_only: bool
     return VerdictView(
         status=found.status,
         moves=views,
-        guess=None if found.guess is None else move_view(play.state, found.guess),
+        guess=None if guessed is None else move_view(play.state, guessed),
         seconds=round(found.seconds, 3),
         states=found.states,
-        message=_verdict_message(play, found, budget),
+        message=_verdict_message(play, found, budget, guessed),
         at=play.moves,
     )
 
 
-def _verdict_message(play: Play, found: Verdict, budget: float) -> str:
+def _verdict_message(play: Play, found: Verdict, budget: float, guess: Move | None) -> str:
     if play.state.is_won():
         return "the game is won"
     if found.status == "won":
@@ -205,9 +210,9 @@ def _verdict_message(play: Play, found: Verdict, budget: float) -> str:
     if found.status == "unwinnable":
         return "not winnable from here: the solver proved that no line of play wins"
     undecided = f"unknown: the solver could not decide within {budget:g} s"
-    if found.guess is None:
+    if guess is None:
         return undecided
-    return f"{undecided}; its best guess is {move_text(play.state, found.guess)}, not proved to win"
+    return f"{undecided}; its best guess is {move_text(play.state, guess)}, not proved to win"
 
 
 @router.get("/stats", response_model=StatsView)

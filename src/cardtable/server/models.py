@@ -122,7 +122,8 @@ class VerdictView(BaseModel):
     status: Literal["won", "unwinnable", "unknown"]
     moves: list[MoveView] = Field(description="the winning line (for a hint: its first move only)")
     guess: MoveView | None = Field(
-        default=None, description="when unknown: the move the solver found most promising, not proved to win"
+        default=None,
+        description="a hint's, when unknown: the move the solver found most promising, not proved to win",
     )
     seconds: float
     states: int

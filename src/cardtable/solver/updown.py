@@ -368,7 +368,8 @@ class Search:
         # None once it gave way for good, or the search ended
         self.sweep: Sweep | None = Sweep(self, table_cap)
         self._beams = 0  # beams begun
-        self._lead: tuple[int, int, int] | None = None  # (stock cards dealt, beam, first step code): see guess
+        # the beams' lead for a guess (see guess): stock cards dealt, the beam, the first step code
+        self._lead: tuple[int, int, int] | None = None
 
     def pack(self, node: Node) -> int:
         """A position's key: its fields side by side in one int.
