@@ -67,11 +67,13 @@ class SolveResult:
     peak_table: int = 0
     reason: str = ""  # for unknown: which budget ran out
     guess: Move | None = None
-    """For ``unknown``: the first move of the line the search found most promising, not proved to win.
+    """For ``unknown``: a move to try, not proved to win; None when the search has no lead.
 
     A player who asks for a hint wants a move even when the budget runs out
-    before a verdict, as a chess engine gives its best move at any depth. None
-    when the search had no line in hand (it was stopped before it had one).
+    before a verdict, as a chess engine gives its best move at any depth. In
+    Acey and Kingsley it is the first move towards the best position the beams
+    reached (:meth:`cardtable.solver.updown.Search.guess`); in the other games
+    only a safe move at the start, which spoils no win (:meth:`_Search.guess`).
     """
 
     @property

@@ -813,8 +813,8 @@ class Search:
 
         The beams judge each level of the stock phase and keep the best; the
         guess is the first move towards the best position of the deepest level
-        any beam reached, of the beams that reached it the latest, which is the
-        widest. Should a later search have proved that move lost, the guess is
+        any beam reached, of the beams that reached it the latest (the rounds
+        grow wider). Should a later search have proved that move lost, the guess is
         the first of the start's moves not proved lost. None when no beam got a
         level past the start (the stock was out, or the budget very short).
         """
