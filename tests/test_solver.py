@@ -118,6 +118,7 @@ def test_budgets_give_unknown_never_a_made_up_verdict() -> None:
     assert result.moves == []
     assert "5 positions" in result.reason
     assert solve(state, Limit(table=3)).status == "unknown"
+    assert solve(state, Limit(states=1)).reason == "searched 1 position"
 
 
 @pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, ACEY])

@@ -168,7 +168,7 @@ class _Budget:
         self.peak = max(self.peak, table)
         limit = self.limit
         if limit.states is not None and states > limit.states:
-            raise _BudgetExceeded(f"searched {limit.states} positions")
+            raise _BudgetExceeded(f"searched {limit.states} position{'' if limit.states == 1 else 's'}")
         if table > limit.table:
             raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
         now = time.perf_counter()
