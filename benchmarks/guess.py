@@ -18,8 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from cardtable import State, deal, load_game
-from cardtable.core.move import Move
+from cardtable import Move, State, deal, load_game
 from cardtable.solver import Limit, solve
 from deal_args import deal_numbers  # beside this script, so on its path
 

@@ -33,7 +33,14 @@ class Inline(Executor):
         future: Future[Any] = Future()
         if self.give_up:
             future.set_result(
-                {"status": "unknown", "moves": [], "seconds": 0.1, "states": 9, "reason": "tired"}
+                {
+                    "status": "unknown",
+                    "moves": [],
+                    "seconds": 0.1,
+                    "states": 9,
+                    "reason": "tired",
+                    "guess": None,
+                }
             )
         else:
             future.set_result(fn(*args, **kwargs))

@@ -165,7 +165,7 @@ class Solver:
             seconds=found["seconds"],
             states=found["states"],
             reason=found["reason"],
-            guess=None if found.get("guess") is None else move_from_dict(found["guess"]),
+            guess=None if found["guess"] is None else move_from_dict(found["guess"]),
         )
         self._remember(state, verdict)
         return verdict
