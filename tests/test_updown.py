@@ -529,3 +529,26 @@ def test_a_search_stopped_early_guesses_towards_its_deepest_best_position() -> N
     assert other is not None and other != guess and other in state.legal_moves
     search.dead.update(key for _, key in children)
     assert search.guess() is None
+
+
+def test_the_lead_is_the_deepest_level_and_of_equal_depths_the_latest_beam() -> None:
+    # Later rounds are wider, so of two beams that reached the same stock card
+    # the later one's best is the better judged; a shallower level never
+    # displaces a deeper one, however late its beam.
+    state = deal(load_game(ACEY), 85)
+    search, links = Search(state), _Links()
+    root = links.add(-1)
+    (first, _), (second, _), (third, _) = search.children(search.root)[:3]
+    at = search.layout
+
+    def note(beam: int, dealt: int, code: int) -> None:
+        search._beams = beam
+        search._note_lead(dealt << at.position, root << STEP_BITS | code, links)
+
+    note(1, 30, first)
+    note(2, 30, second)
+    assert search._lead == (30, 2, second)
+    note(3, 29, third)
+    assert search._lead == (30, 2, second)
+    note(4, 31, third)
+    assert search._lead == (31, 4, third)
