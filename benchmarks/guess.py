@@ -53,7 +53,7 @@ class Tally:
             self.contested[guessed] += 1
             self.random_loses += others.count("unwinnable") / len(others)
 
-    def print(self, every_move: bool) -> None:
+    def show(self, every_move: bool) -> None:
         """The rows; the contested positions only when every move was solved (a single draw says little there)."""
         for kind in KINDS:
             row = self.counts[kind]
@@ -120,7 +120,7 @@ def main() -> None:
         f" {args.guess_states:,} positions, {guessed:.0f} of them with a guess;"
         f" each move's position after, solved with {args.check_states:,}:"
     )
-    tally.print(args.every_move)
+    tally.show(args.every_move)
 
 
 if __name__ == "__main__":
