@@ -1,6 +1,6 @@
 """How good the solver's guesses are: does the move it names when undecided keep a winnable game winnable?
 
-    python benchmarks/guess.py GAME --deals 1-100 [--guess-states 5000] [--check-states 300000] [--every 5]
+    python benchmarks/guess.py GAME --deals 1-100 [--guess-states 5000] [--check-states 300000] [--every 5] [--every-move]
 
 A hint that runs out of budget names the solver's best guess (``SolveResult.guess``).
 This script measures those guesses where the truth is known: along the winning
