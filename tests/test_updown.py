@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 
@@ -38,6 +39,7 @@ from cardtable.solver.updown import (
     home_classes,
     lift_classes,
     normalise,
+    pairings,
     takes_home,
     unpack,
 )
@@ -122,6 +124,68 @@ def test_a_card_sent_home_can_be_lifted_straight_back(
     found = normalise(pairs, aces, kings)
     for _, after in home_classes(found, card):
         assert (card, found) in {(lifted, before) for _, lifted, before in lift_classes(after)}
+
+
+Cells = tuple[int, ...]
+"""The ranks on the tableau, sorted: with the stock out, four cells for any card."""
+
+
+@functools.cache
+def after_lifts(found: Foundations, cells: Cells) -> frozenset[tuple[Foundations, Cells]]:
+    """Every (class, cells) that lifts alone reach, none included."""
+    seen = {(found, cells)}
+    frontier = [(found, cells)]
+    while frontier:
+        here, on = frontier.pop()
+        if len(on) < 4:
+            for _, card, after in lift_classes(here):
+                if (reached := (after, tuple(sorted((*on, card))))) not in seen:
+                    seen.add(reached)
+                    frontier.append(reached)
+    return frozenset(seen)
+
+
+def sent_home(found: Foundations, cells: Cells, card: int) -> set[tuple[Foundations, Cells, bool]]:
+    """After one card home: ``card`` from a reserve or the waste (True), or a card from the cells (False)."""
+    out = {(after, cells, True) for _, after in home_classes(found, card)}
+    for cell in set(cells):
+        left = list(cells)
+        left.remove(cell)
+        out |= {(after, tuple(left), False) for _, after in home_classes(found, cell)}
+    return out
+
+
+@FAST
+@given(
+    st.integers(0, 2),
+    st.lists(st.integers(0, 13), min_size=4, max_size=4),
+    st.lists(st.integers(1, 14), min_size=4, max_size=4),
+    st.lists(st.integers(1, KING), max_size=3),
+    st.integers(1, KING),
+)
+def test_with_the_stock_out_a_card_home_needs_no_lifts_but_those_that_pair_two_piles(
+    pairs: int, aces: list[int], kings: list[int], on_tableau: list[int], card: int
+) -> None:
+    # The search's argument, part 5: whatever lifts come before a card goes home
+    # (``card`` from a reserve or the waste, or one on the tableau), one of the
+    # sweep's moves (the card home, or onto the tableau, at once, or after the lifts
+    # of a pairing) reaches a position from which lifts alone lead to the same
+    # place; unless lifts alone lead there from the start, which no shortest win does.
+    found = normalise(pairs, aces[pairs:], kings[pairs:])
+    cells = tuple(sorted(on_tableau))
+    swept = sent_home(found, cells, card)
+    if len(cells) < 4:
+        swept.add((found, tuple(sorted((*cells, card))), True))
+    for ranks, paired in pairings(found, 4 - len(cells)):
+        swept |= sent_home(paired, tuple(sorted((*cells, *ranks))), card)
+    covered = {
+        (*reached, used) for place, others, used in swept for reached in after_lifts(place, others)
+    }
+    from_start = after_lifts(found, cells)
+    for lifted, on in from_start - {(found, cells)}:
+        for after, left, used_card in sent_home(lifted, on, card):
+            if used_card or (after, left) not in from_start:
+                assert (after, left, used_card) in covered, (lifted, on)
 
 
 def foundations_with(tops: list[int], reserve_rank: int | None) -> State:

@@ -260,9 +260,7 @@ class Sweep:
         self._home_counts: list[int] = []  # cards home, by foundation class number
         # the moves' parts that depend on the foundation class or the tableau alone, remembered
         self._homes_by_class: dict[int, list[tuple[int, ...]]] = {}
-        self._lifts_by_class: dict[int, list[tuple[int, int]]] = {}
         self._onto_by_tableau: dict[int, list[int]] = {}
-        self._lifted_by_high: dict[int, list[tuple[int, int, int]]] = {}
         # the stock phase's rests by level, to sweep and swept; the endgame's by cards stacked, to sweep; its layers
         self.levels: dict[Level, dict[int, int]] = {}
         self.swept_levels: dict[Level, Layer] = {}
@@ -505,8 +503,7 @@ class Sweep:
                 self._layered += len(rests)
                 sets.forget_merges()
                 # what was remembered by tableau and foundations is mostly this layer's: forgotten, it stays out of the room
-                self._lifted_by_high.clear()
-                self.search.forget_settled()
+                self.search.forget_endgame()
                 rests, nodes = list(upcoming), list(upcoming.values())
                 self._entries -= len(upcoming)  # they are held in the layer now
             self._entries -= len(seen)  # no rest with this many cards stacked can come again
@@ -553,46 +550,19 @@ class Sweep:
     def _endgame_moves(self, rest: int, node: int) -> list[tuple[int, int]]:
         """The moves from a rest with the stock out, as the search makes them (:meth:`~cardtable.solver.updown.Search.endgame_children`).
 
-        Every move but a lift, then every way of lifting cards onto the empty
-        tableau piles and sending one card home, each rest after settled.
-        Lifts leave the waste as it was, so the lifted rests share its set.
+        Every move but a lift, then the lifts that make an ace pile and a king
+        pile meet (:meth:`~cardtable.solver.updown.Search.paired`) and a card
+        home, each rest after settled. Lifts leave the waste as it was, so the
+        lifted rests share its set.
         """
-        search, at = self.search, self.search.layout
+        search = self.search
         moves = self._homes(rest, node, 0)
         if self._has_space(rest):
             moves += self._onto_tableau(rest, node)
-            # a lifted rest is worth a look only if it takes home a card that can go
-            tops = search.reserve_tops(rest >> at.heights & at.heights_mask)
-            wanted = sum(1 << card for card in self.sets.edges[node]) | sum(1 << card for _, card, _ in tops)
-            below = rest & at.below_tableau
-            for lifted, takes, on_tableau in self._lifted_from(rest >> at.tableau):
-                if (wanted | on_tableau) & takes:
-                    moves += self._homes(below | lifted, node, 0)
+            for _, lifted in search.paired(rest):
+                moves += self._homes(lifted, node, 0)
         settle = search.settle
         return [(settle(after)[0], wastes) for after, wastes in moves]
-
-    def _lifted_from(self, high: int) -> list[tuple[int, int, int]]:
-        """Every way of lifting cards onto the empty tableau piles from a rest's tableau and foundations (``high``), remembered.
-
-        Each as the rest's fields from the tableau up (the bits below are
-        zero), the ranks its foundations take home and those on its tableau, as bits.
-        """
-        lifted = self._lifted_by_high.get(high)
-        if lifted is None:
-            search, at = self.search, self.search.layout
-            start = high << at.tableau
-            seen, frontier = {start}, self._lifted(start)
-            lifted = self._lifted_by_high[high] = []
-            while frontier:
-                position = frontier.pop()
-                if position in seen:
-                    continue
-                seen.add(position)
-                on_tableau = search.tableau_plays(position >> at.tableau & at.tableau_mask, 0)[0]
-                lifted.append((position, search.takes[position >> at.found], on_tableau))
-                if self._has_space(position):
-                    frontier += self._lifted(position)
-        return lifted
 
     def _homes(self, rest: int, node: int, incoming: int) -> list[tuple[int, int]]:
         """The moves that send a reserve's, the waste's or a tableau card home; ``incoming``: the stock card that refills a pile (0 once the stock is out)."""
@@ -629,17 +599,6 @@ class Sweep:
         out += [(rest + onto[card], under) for card, under in self.sets.edges[node].items()]
         return out
 
-    def _lifted(self, rest: int) -> list[int]:
-        """The rests after a card lifted from the foundations onto an empty tableau pile."""
-        at = self.search.layout
-        found, tableau = rest >> at.found, rest >> at.tableau & at.tableau_mask
-        onto = self._onto_by_tableau.get(tableau) or self._onto_from(tableau)
-        below = rest & at.below_found
-        return [
-            below + onto[card] | after
-            for card, after in self._lifts_by_class.get(found) or self._lifts_from(found)
-        ]
-
     def _homes_from(self, found: int) -> list[tuple[int, ...]]:
         """Where each rank goes home from foundation class ``found``, as the key bits to add (none: it cannot), by rank."""
         search = self.search
@@ -649,14 +608,6 @@ class Sweep:
             for card in range(14)
         ]
         return homes
-
-    def _lifts_from(self, found: int) -> list[tuple[int, int]]:
-        """The cards class ``found`` can give to the tableau: (rank, the class after as key bits)."""
-        at = self.search.layout.found
-        lifts = self._lifts_by_class[found] = [
-            (card, after << at) for _, card, after in self.search.lifts(found)
-        ]
-        return lifts
 
     def _onto_from(self, tableau: int) -> list[int]:
         """What a key gains when a card goes onto an empty pile of this tableau, by rank."""
