@@ -35,10 +35,11 @@ Its argument:
    going on from those not seen before, until nothing is new; then it forgets
    that count, which nothing can reach again. There it makes
    the moves of :meth:`~cardtable.solver.updown.Search.endgame_children`: a
-   tableau card that can go home goes at once, and cards are lifted only on the
-   way to a card going home, which loses no win (part 5 of the argument of
-   :mod:`cardtable.solver.updown`) and spares most endgame rests (deal 48:
-   647,017 instead of 4,418,519).
+   tableau card that can go home goes at once, and cards are lifted only to
+   make an ace pile and a king pile meet on the way to a card going home, which
+   loses no win (part 5 of the argument of :mod:`cardtable.solver.updown`),
+   spares most endgame rests (deal 48: 647,017 instead of 4,418,519) and makes
+   each cheap (deal 1229's 565,188 in under half a minute).
 
 4. **The verdict is exact.** The sweep visits every position reachable from the
    start, so if none of them is won the position is unwinnable. When the won

@@ -1085,9 +1085,12 @@ class Search:
         positions can repeat; the search is a plain exhaustive one, and when it
         fails every position it saw is dead. It follows every move one at a
         time: the moves of :meth:`endgame_children` spare positions, but cost
-        more than they spare here (deals 230 and 206, won in 29 and 43 s with
-        plain moves, were unknown at 60 s with them), where the sweep, which
-        makes the moves of a rest on a whole set of wastes at once, gains.
+        more than they spare here, where the sweep, which makes the moves of a
+        rest on a whole set of wastes at once, gains. (Deals 230 and 206, won in
+        29 and 43 s with plain moves, were unknown at 60 s with them while they
+        tried every way of lifting; with lifts only to pair, deals 1-300 at
+        200,000 positions each gave the same verdicts with 12% fewer positions
+        a win, but ten deals won in 20 to 46 s took 312 s in all instead of 289.)
         """
         if self.is_won(start):
             return []
