@@ -4,7 +4,7 @@ The generic search in :mod:`cardtable.solver.search` is exact for this game too,
 it sees every way the eight foundations can pass cards among themselves, and that
 multiplies the positions it must visit by up to 14 for every ace pile and king pile
 whose tops meet. This search visits each position once *up to those passes*, with
-the same rules and the same answers. Its argument, in four parts:
+the same rules and the same answers. Its argument, in five parts:
 
 1. **Suits never matter** (rules.md), so a card is its rank: positions that differ
    only in suits have the same future.
@@ -265,7 +265,7 @@ def lift_classes(found: Foundations) -> list[tuple[int, int, Foundations]]:
 def pairings(found: Foundations, spaces: int) -> list[tuple[tuple[int, ...], Foundations]]:
     """The lifts worth making before a card goes home with the stock out (the module's argument, part 5): (the ranks lifted, the class after) for each.
 
-    None when a free pair already takes every rank. Otherwise, for each
+    None at all when a free pair already takes every rank. Otherwise, for each
     unmatched ace top ``a`` and king top ``b <= a`` that ``spaces`` empty tableau
     piles allow, one card of each rank ``b..a`` lifted, so that the two piles meet
     as a free pair (from the ace pile down to ``b - 1``, or from the king pile up
