@@ -670,7 +670,7 @@ class Search:
         lifted = self._paired.get(high)
         if lifted is None:
             tableau, found = high & at.tableau_mask, key >> at.found
-            spaces = sum(1 for pile in range(len(self.tableau)) if not tableau >> 4 * pile & 15)
+            spaces = _unnibble(tableau, len(self.tableau)).count(0)
             lifted = self._paired[high] = []
             for ranks, after in self.pairings(found, spaces):
                 tableau_after = tableau
