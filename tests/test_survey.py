@@ -6,6 +6,7 @@ depend on the machine's speed.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import cardtable
 from cardtable import load_game
 from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, process_pool
@@ -126,9 +128,33 @@ def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) ->
         store.add("fan", outcome(deal, "unknown" if deal == 2 else "won"), SMALL)
     store.add("alexander-the-great", outcome(4), SMALL)
     assert store.known("fan", 1, range(1, 5)) == {1, 2, 3}
-    assert store.known("fan", 1, range(1, 5), retry_unknown=True) == {1, 3}
+    assert store.known("fan", 1, range(1, 5), retry=LARGER) == {1, 3}
     assert store.known("fan", 2, range(1, 10)) == set()
     assert [o.deal for o in store.outcomes("fan", 1, range(2, 10))] == [2, 3, 9]
+
+
+def test_an_unknown_tried_with_as_large_a_budget_is_not_retried(store: ResultStore) -> None:
+    def unknown(deal: int) -> Outcome:
+        return dataclasses.replace(outcome(deal, "unknown"), version=cardtable.__version__)
+
+    seconds = Budget(timeout=60)
+    store.add("fan", unknown(1), seconds)
+    store.add("fan", unknown(2), LARGER)
+    store.add("fan", unknown(3), Budget())  # no limit but the table
+    store.add("fan", outcome(4, "unknown"), Budget())  # another cardtable's: tried again
+    tried = {
+        budget: store.known("fan", 1, range(1, 5), retry=budget)
+        for budget in (seconds, Budget(timeout=30), Budget(timeout=120), SMALL, LARGER, Budget(max_states=9000))
+    }
+    assert tried == {
+        seconds: {1, 3},
+        Budget(timeout=30): {1, 3},
+        Budget(timeout=120): {3},
+        SMALL: {2, 3},
+        LARGER: {2, 3},
+        Budget(max_states=9000): {3},
+    }
+    assert store.known("fan", 1, range(1, 5), retry=Budget(table=LARGER.table * 2)) == set()
 
 
 def test_two_stores_share_one_file(tmp_path: Path) -> None:
@@ -228,6 +254,7 @@ def test_retrying_unknowns_replaces_only_unknowns(store: ResultStore, threads: P
     after = verdicts(store)
     assert [row for row in after if row[0] not in unknown] == [row for row in before if row[0] not in unknown]
     assert sum(row[1] == "unknown" for row in after) < len(unknown)
+    assert Survey(store, FAN, range(1, 31), LARGER, retry_unknown=True).todo == 0  # tried so already
 
 
 def test_process_pool_and_dask_give_the_same_verdicts(tmp_path: Path) -> None:

@@ -99,7 +99,11 @@ def _store_path(db: str | None) -> Path:
     show_default=True,
     help="Positions one search may remember (about 250 bytes each, per worker).",
 )
-@click.option("--retry-unknown", is_flag=True, help="Solve stored unknowns again (with a larger budget).")
+@click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="Solve stored unknowns again: those not yet tried with this budget or a larger one.",
+)
 @click.option(
     "--scheduler",
     default=None,

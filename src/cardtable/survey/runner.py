@@ -29,7 +29,7 @@ class Tally:
     """What one run of a survey did."""
 
     planned: int  # deals in the range
-    skipped: int  # stored before this run (and decided, when retrying unknowns)
+    skipped: int  # stored before this run (decided, or tried with as large a budget, when retrying unknowns)
     stored: int = 0  # results this run wrote
     verdicts: dict[str, int] = field(default_factory=lambda: {"won": 0, "unwinnable": 0, "unknown": 0})
     seconds: float = 0.0  # wall-clock time of the run
@@ -58,7 +58,7 @@ class Survey:
         self.deals = deals
         self.budget = budget
         self.retry_unknown = retry_unknown
-        self.known = store.known(spec.id, spec.rules_version, deals, retry_unknown=retry_unknown)
+        self.known = store.known(spec.id, spec.rules_version, deals, retry=budget if retry_unknown else None)
         self.tally = Tally(planned=len(deals), skipped=len(self.known))
 
     @property

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import platformdirs
 
+import cardtable
 from cardtable.core.errors import CardtableError
 from cardtable.survey.task import Budget, Outcome
 
@@ -66,6 +67,11 @@ WHERE results.verdict = 'unknown' AND :retry_unknown
 """
 
 IN_RANGE: Final = "game = ? AND rules_version = ? AND deal BETWEEN ? AND ?"
+COVERS: Final = (
+    "version = ? AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
+    " AND (max_states IS NULL OR (? IS NOT NULL AND max_states >= ?)) AND table_cap >= ?"
+)
+"""A stored row's budget is as large as one asked for, part by part: no limit, or one as high (where none is asked, none)."""
 
 
 class SurveyDatabaseError(CardtableError):
@@ -112,11 +118,19 @@ class ResultStore:
 
     # -- reading -----------------------------------------------------------------
 
-    def known(self, game: str, rules_version: int, deals: range, *, retry_unknown: bool = False) -> set[int]:
-        """The deals of ``deals`` that need no solving: stored, and decided if retrying unknowns."""
-        sql = f"SELECT deal FROM results WHERE {IN_RANGE} AND (verdict != 'unknown' OR NOT ?)"
-        rows = self._read(sql, game, rules_version, *_bounds(deals), retry_unknown)
-        return {deal for (deal,) in rows}
+    def known(self, game: str, rules_version: int, deals: range, *, retry: Budget | None = None) -> set[int]:
+        """The deals of ``deals`` that need no solving: those stored, or when retrying unknowns with ``retry``, those decided or already tried so.
+
+        An unknown already tried by this cardtable with ``retry`` or a budget as
+        large in every part is not tried again, so that an interrupted retry
+        goes on where it stopped instead of starting over.
+        """
+        sql = f"SELECT deal FROM results WHERE {IN_RANGE}"
+        args: tuple[object, ...] = (game, rules_version, *_bounds(deals))
+        if retry is not None:
+            sql += f" AND (verdict != 'unknown' OR ({COVERS}))"
+            args += (cardtable.__version__, *[retry.timeout] * 2, *[retry.max_states] * 2, retry.table)
+        return {deal for (deal,) in self._read(sql, *args)}
 
     def outcomes(self, game: str, rules_version: int, deals: range | None = None) -> list[Outcome]:
         """The stored results, by deal number."""
