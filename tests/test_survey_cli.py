@@ -158,22 +158,13 @@ def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_
         "survey", "fan", "--deals", "1-30", "--db", str(db), "--timeout", "0", "--max-states", "5000"
     )
     assert f"{unknown} solved" not in retried.output and "0 solved" in retried.output
-    retried = run(
-        "survey",
-        "fan",
-        "--deals",
-        "1-30",
-        "--db",
-        str(db),
-        "--timeout",
-        "0",
-        "--max-states",
-        "5000",
-        "--retry-unknown",
-    )
+    retry = ("survey", "fan", "--deals", "1-30", "--db", str(db), "--timeout", "0", "--max-states", "5000")
+    retried = run(*retry, "--retry-unknown")
     assert f"{unknown} solved" in retried.output and f"{unknown} stored" in retried.output
     decided = [row for row in first if row[3] != "unknown"]
     assert [row for row in table(db) if row[2] in {r[2] for r in decided}] == decided
+    again = run(*retry, "--retry-unknown")  # as after an interruption: nothing is tried twice
+    assert "0 solved" in again.output and "30 decided or tried with as large a budget before" in again.output
 
 
 # -- reports -------------------------------------------------------------------------

@@ -135,9 +135,9 @@ def survey(
         try:
             _run(job, scheduler, workers or default_workers())
         except KeyboardInterrupt:
-            click.echo(f"cardtable: interrupted; {_done_text(job.tally)}; run again to go on", err=True)
+            click.echo(f"cardtable: interrupted; {_done_text(job)}; run again to go on", err=True)
             sys.exit(INTERRUPTED)
-    click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job.tally)}; {_rate_text(job.tally)}")
+    click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
 
 
@@ -173,9 +173,11 @@ def _progress_bar() -> Progress:
     )
 
 
-def _done_text(tally: Tally) -> str:
+def _done_text(job: Survey) -> str:
+    tally = job.tally
     counts = ", ".join(f"{verdict} {count}" for verdict, count in tally.verdicts.items())
-    return f"{tally.solved} solved ({counts}), {tally.stored} stored, {tally.skipped} stored before"
+    skipped = "decided or tried with as large a budget before" if job.retry_unknown else "stored before"
+    return f"{tally.solved} solved ({counts}), {tally.stored} stored, {tally.skipped} {skipped}"
 
 
 def _rate_text(tally: Tally) -> str:
