@@ -50,9 +50,14 @@ def main() -> None:
     lost: set[int] = set()
     for path in args.files:
         found: dict[str, set[int]] = {verdict: set() for verdict in VERDICTS}
-        for deal, verdict in verdicts(path):
-            if deal in deals:
-                found[verdict].add(deal)
+        try:
+            for deal, verdict in verdicts(path):
+                if deal in deals:
+                    found[verdict].add(deal)
+        except (OSError, UnicodeDecodeError) as problem:
+            parser.error(f"cannot read {str(path)!r}: {problem}")
+        except (KeyError, ValueError):
+            parser.error(f"{str(path)!r} is no survey CSV (deal,verdict,...) with a verdict on every row")
         found["unknown"] -= found["won"] | found["unwinnable"]  # a file may hold a deal more than once
         won |= found["won"]
         lost |= found["unwinnable"]
