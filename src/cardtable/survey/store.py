@@ -71,7 +71,7 @@ COVERS: Final = (
     "version = ? AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
     " AND (max_states IS NULL OR (? IS NOT NULL AND max_states >= ?)) AND table_cap >= ?"
 )
-"""A stored row's budget is as large as one asked for, part by part: no limit, or one as high (where none is asked, none)."""
+"""A stored row's budget is at least the one asked for, part by part: each limit stored is none or as high, and none where none is asked."""
 
 
 class SurveyDatabaseError(CardtableError):
