@@ -362,6 +362,39 @@ def test_check_fails_a_won_claim_that_does_not_win(tmp_path: Path) -> None:
     assert result.output.startswith("not ok: the moves end without a win")
 
 
+def test_check_reads_several_solutions_one_after_another(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    four = solution_json(start, first_moves(start.copy(), 4))
+    won = solution_json(nearly_won(), WINNING_MOVES, "won")
+    pretty = json.dumps(json.loads(won), indent=2)  # one after another, not only one a line
+    result = run("check", write(tmp_path, f"{won}\n{four}\n\n{pretty}\n"))
+    assert result.exit_code == 0 and result.output == "ok 3 solutions (2 won, 1 unknown), 8 moves\n"
+
+
+def test_check_of_several_names_each_that_fails_and_fails(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    good = solution_json(start, first_moves(start.copy(), 4))
+    bad = json.loads(good)
+    bad["moves"][2]["card"] = "KS"
+    short = solution_json(nearly_won(), WINNING_MOVES[:1], "won")
+    result = run("check", write(tmp_path, "\n".join([good, json.dumps(bad), good, short])))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith("not ok: solution 2 (alexander-the-great deal 1): move 3 (")
+    assert lines[1].startswith("not ok: solution 4 (alexander-the-great): the moves end without a win")
+    assert lines[2:] == ["not ok: 2 of 4 solutions"]
+
+
+def test_a_malformed_solution_among_several_is_named_with_its_line(tmp_path: Path) -> None:
+    good = solution_json(deal(load_game("fan"), 1), [])
+    bad = json.loads(good)
+    bad["result"] = "maybe"
+    path = write(tmp_path, f"{good}\n\n{json.dumps(bad)}\n")
+    assert_fails(run("check", path), 2, f"{path!r}: solution 2 (line 3): 'result' must be one of")
+    assert_fails(run("check", write(tmp_path, f"{good}\n{{\n")), 2, "malformed solution json at line 3")
+    assert_fails(run("check", "-", input=" \n"), 2, "standard input: no solution in it: it is empty")
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [

@@ -11,6 +11,8 @@ own: a solution's shape without a verdict.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +35,15 @@ RESULTS = ("won", "unwinnable", "unknown")
 
 
 def _parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
-    try:
+    with _reading_json(what, error):
         return json.loads(text)
+
+
+@contextmanager
+def _reading_json(what: str, error: type[CardtableError]) -> Iterator[None]:
+    """Turn the json module's complaints into ``error``, naming what was being read and where."""
+    try:
+        yield
     except json.JSONDecodeError as problem:
         raise error(
             f"malformed {what} json at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
@@ -201,7 +210,51 @@ class Solution:
 
 def read_solution(text: str) -> Solution:
     """Parse a solution file (its moves are not replayed here: see :func:`replay`)."""
-    obj = _parse_json(text, "solution", InvalidSolutionError)
+    return _solution_from(_parse_json(text, "solution", InvalidSolutionError))
+
+
+def read_solutions(text: str) -> list[Solution]:
+    """Parse one solution or several one after another: the JSON Lines of ``cardtable solve --json`` on several deals.
+
+    A file of one solution reads as :func:`read_solution` reads it. With
+    several, a problem names the solution and the line it starts on, since a
+    checker of thousands must say which one failed.
+    """
+    found = _json_values(text, "solution", InvalidSolutionError)
+    if len(found) == 1:
+        return [_solution_from(found[0][0])]
+    solutions = []
+    for number, (obj, line) in enumerate(found, 1):
+        try:
+            solutions.append(_solution_from(obj))
+        except InvalidSolutionError as problem:
+            raise InvalidSolutionError(f"solution {number} (line {line}): {problem}") from None
+    return solutions
+
+
+def _json_values(text: str, what: str, error: type[CardtableError]) -> list[tuple[Any, int]]:
+    """The JSON values of a text, one after another with white space between, each with the line it starts on."""
+    decoder, values, at = json.JSONDecoder(), [], _after_space(text, 0)
+    while at < len(text):
+        line = text.count("\n", 0, at) + 1
+        with _reading_json(what, error):
+            obj, at = decoder.raw_decode(text, at)
+        values.append((obj, line))
+        at = _after_space(text, at)
+    if not values:
+        raise error(f"no {what} in it: it is empty")
+    return values
+
+
+def _after_space(text: str, at: int) -> int:
+    """Where the first character that is not JSON white space lies, from ``at`` on."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _solution_from(obj: Any) -> Solution:
+    """A parsed solution object, checked for shape."""
     deal, moves = _read_record(obj, "solution", InvalidSolutionError)
     result = obj.get("result")
     if result not in RESULTS:

@@ -8,6 +8,7 @@ problem, exit code 2 (see :mod:`cardtable.cli.main`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Final, TypeVar
 
@@ -17,7 +18,7 @@ from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
 from cardtable.core.errors import CardtableError, InvalidDealError
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
-from cardtable.formats import deal_to_json, move_to_json, read_deal, read_solution, replay
+from cardtable.formats import RESULTS, deal_to_json, move_to_json, read_deal, read_solutions, replay
 from cardtable.games import GAMES, find_game, load_game
 from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
@@ -196,16 +197,43 @@ def moves(source: str, number: str | None) -> None:
 @click.command()
 @click.argument("file", metavar="FILE")
 def check(file: str) -> None:
-    """Replay the solution in FILE ('-' reads standard input).
+    """Replay the solution in FILE ('-' reads standard input), or each of several.
 
     Prints 'ok N moves' and exits 0 if every move is legal (and a 'won'
     solution ends in a win). Otherwise prints 'not ok: ' and the first
     problem, such as the first illegal move and why, and exits 1. A file that
     is not a solution at all fails with exit code 2.
+
+    A file may hold several solutions one after another, such as the JSON
+    Lines of 'cardtable solve --json' on several deals: then each one that
+    fails gets its own 'not ok' line, naming it, and a last line sums up.
     """
-    solution = read_file(file, read_solution)
-    result = replay(solution)
-    if result.problem is not None:
-        click.echo(f"not ok: {result.problem}")
+    solutions = read_file(file, read_solutions)
+    if len(solutions) == 1:
+        result = replay(solutions[0])
+        if result.problem is not None:
+            click.echo(f"not ok: {result.problem}")
+            click.get_current_context().exit(1)
+        click.echo(f"ok {result.legal_moves} moves")
+        return
+    failed, moves, results = 0, 0, Counter[str]()
+    for number, solution in enumerate(solutions, 1):
+        result = replay(solution)
+        if result.problem is not None:
+            failed += 1
+            click.echo(f"not ok: solution {number} ({position_label(solution.deal)}): {result.problem}")
+        else:
+            moves += result.legal_moves
+            results[solution.result] += 1
+    if failed:
+        click.echo(f"not ok: {failed} of {len(solutions)} solutions")
         click.get_current_context().exit(1)
-    click.echo(f"ok {result.legal_moves} moves")
+    verdicts = ", ".join(f"{results[verdict]} {verdict}" for verdict in RESULTS if results[verdict])
+    click.echo(f"ok {len(solutions)} solutions ({verdicts}), {moves} moves")
+
+
+def position_label(state: State) -> str:
+    """A position as the output names it: ``fan deal 3``, or the game alone for a position not dealt by number."""
+    if state.deal_number is None:
+        return state.spec.id
+    return f"{state.spec.id} deal {state.deal_number}"

@@ -17,7 +17,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, read_file
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, position_label, read_file
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text
@@ -154,7 +154,7 @@ def solve(
     limit = Limit(states=max_states, seconds=timeout, table=max_table)
     states = positions(sources)
     for state in states:
-        label = f"{state.spec.id} deal {state.deal_number}" if state.deal_number else state.spec.id
+        label = position_label(state)
         result = watched_solve(state, limit, label)
         if as_json:
             record = Solution(state, result.status, result.moves, result.stats)
