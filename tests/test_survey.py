@@ -17,12 +17,13 @@ import pytest
 
 import cardtable
 from cardtable import load_game
+from cardtable.core.deals import deal as dealt
 from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
-from cardtable.survey.store import ResultStore, SurveyDatabaseError
-from cardtable.survey.task import Budget, Outcome, solve_deal
+from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError
+from cardtable.survey.task import Budget, Outcome, line_moves, solve_deal
 
 FAN = load_game("fan")
 SMALL = Budget(max_states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
@@ -144,7 +145,14 @@ def test_an_unknown_tried_with_as_large_a_budget_is_not_retried(store: ResultSto
     store.add("fan", outcome(4, "unknown"), Budget())  # another cardtable's: tried again
     tried = {
         budget: store.known("fan", 1, range(1, 5), retry=budget)
-        for budget in (seconds, Budget(timeout=30), Budget(timeout=120), SMALL, LARGER, Budget(max_states=9000))
+        for budget in (
+            seconds,
+            Budget(timeout=30),
+            Budget(timeout=120),
+            SMALL,
+            LARGER,
+            Budget(max_states=9000),
+        )
     }
     assert tried == {
         seconds: {1, 3},
@@ -222,6 +230,78 @@ def test_a_bad_file_is_refused_and_left_alone(tmp_path: Path, make: object, word
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SurveyDatabaseError, match="cannot use"):
         ResultStore(tmp_path)
+
+
+# -- winning lines ---------------------------------------------------------------------
+
+SCHEMA_1 = """
+CREATE TABLE results (
+    game TEXT NOT NULL, rules_version INTEGER NOT NULL, deal INTEGER NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('won', 'unwinnable', 'unknown')),
+    seconds REAL NOT NULL, states INTEGER NOT NULL, length INTEGER, timeout REAL, max_states INTEGER,
+    table_cap INTEGER NOT NULL, version TEXT NOT NULL, solved_at TEXT NOT NULL,
+    UNIQUE (game, rules_version, deal)
+)
+"""
+
+
+def schema_1_survey(path: Path) -> None:
+    """A survey database as cardtable wrote it before it kept winning lines: deal 1 won, deal 2 lost."""
+    with sqlite3.connect(path) as db:
+        db.execute(SCHEMA_1)
+        for number, verdict in [(1, "won"), (2, "unwinnable")]:
+            db.execute(
+                "INSERT INTO results VALUES ('fan', 1, ?, ?, 0.5, 100, ?, NULL, 200, 6000000, 'old', 'then')",
+                (number, verdict, 40 if verdict == "won" else None),
+            )
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+
+
+def test_a_won_deal_keeps_its_line_and_it_replays(store: ResultStore) -> None:
+    done = solve_deal("fan", 3, Budget(max_states=100_000))
+    assert done.verdict == "won" and done.line is not None
+    store.add("fan", done, SMALL)
+    store.add("fan", outcome(4, "unwinnable"), SMALL)
+    (kept,) = store.lines("fan", 1)
+    assert (kept.deal, kept.line, kept.length) == (3, done.line, done.length) and kept.line is not None
+    state = dealt(FAN, 3)
+    for move in line_moves(kept.line):
+        state.push(move)
+    assert state.is_won()
+    assert store.outcomes("fan", 1)[0].line is None  # counts and times come without the lines
+    assert store.lineless("fan", 1) == 0
+
+
+def test_a_survey_of_schema_1_gains_the_lines_column_and_keeps_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    schema_1_survey(path)
+    with ResultStore(path, create=False) as reading:  # a report changes nothing
+        assert list(reading.lines("fan", 1)) == [] and reading.lineless("fan", 1) == 1
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    db.close()
+    with ResultStore(path) as writing:
+        writing.add("fan", solve_deal("fan", 3, Budget(max_states=100_000)), SMALL)
+        assert [o.deal for o in writing.lines("fan", 1)] == [3]
+        assert writing.lineless("fan", 1) == 1
+        assert [(o.deal, o.verdict) for o in writing.outcomes("fan", 1)] == [
+            (1, "won"),
+            (2, "unwinnable"),
+            (3, "won"),
+        ]
+    with ResultStore(path) as again:  # the change is made once
+        assert again.lineless("fan", 1) == 1
+
+
+def test_a_damaged_line_is_one_error_naming_the_deal(store: ResultStore) -> None:
+    store.add("fan", solve_deal("fan", 3, Budget(max_states=100_000)), SMALL)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE results SET line = x'00ff' WHERE deal = 3")
+    db.close()
+    with pytest.raises(SurveyDatabaseError, match="the winning line kept for deal 3 is damaged"):
+        list(store.lines("fan", 1))
 
 
 # -- the runner ----------------------------------------------------------------------

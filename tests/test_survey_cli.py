@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import traceback
+import zlib
 from pathlib import Path
 
 import pytest
@@ -222,6 +223,40 @@ def test_report_of_a_game_not_surveyed(surveyed: Path) -> None:
     report = json.loads(result.stdout)
     assert (report["surveyed"], report["seconds"], report["winnability"]["estimate"]) == (0, None, None)
     assert "no deal decided yet" in run("report", "alexander-the-great", "--db", str(surveyed)).stdout
+
+
+def test_report_writes_the_wins_as_solutions_that_check_replays(surveyed: Path, tmp_path: Path) -> None:
+    won = [row[2] for row in table(surveyed) if row[3] == "won"]
+    path = tmp_path / "fan.jsonl"
+    result = run("report", "fan", "--db", str(surveyed), "--solutions", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert f"solutions      {len(won)} written to {path}" in result.stdout.splitlines()
+    solutions = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [s["deal"]["deal"] for s in solutions] == won and {s["result"] for s in solutions} == {"won"}
+    checked = run("check", str(path))
+    assert checked.exit_code == 0 and checked.stdout.startswith(f"ok {len(won)} solutions ({len(won)} won), ")
+    some = run("report", "fan", "--db", str(surveyed), "--json", "--deals", "1-10", "--solutions", str(path))
+    written = json.loads(some.stdout)["solutions"]
+    assert written == {"file": str(path), "solutions": sum(d <= 10 for d in won), "without_line": 0}  # type: ignore[operator]
+
+
+def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "damaged-line.sqlite"
+    db.write_bytes(surveyed.read_bytes())
+    with sqlite3.connect(db) as connection:
+        (last,) = connection.execute("SELECT MAX(deal) FROM results WHERE verdict = 'won'").fetchone()
+        connection.execute(
+            "UPDATE results SET line = ? WHERE deal = ?", (zlib.compress(b"fan/0 nowhere"), last)
+        )
+    connection.close()
+    path = tmp_path / "fan.jsonl"
+    path.write_text("what was there\n")
+    result = run("report", "fan", "--db", str(db), "--solutions", str(path))
+    assert_fails(result, f"the line kept for deal {last} is damaged", "nothing was written")
+    assert path.read_text() == "what was there\n"
+    assert not [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+    nowhere = str(tmp_path / "no" / "such.jsonl")
+    assert_fails(run("report", "fan", "--db", str(db), "--solutions", nowhere), f"cannot write {nowhere!r}")
 
 
 # -- bad input -----------------------------------------------------------------------

@@ -8,9 +8,13 @@ problem, exit code 2 (see :mod:`cardtable.cli.main`).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from collections import Counter
-from collections.abc import Callable
-from typing import Final, TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import IO, Final, TypeVar
 
 import click
 
@@ -86,6 +90,32 @@ def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:
     except CardtableError as problem:
         where = "standard input" if path == STDIN else repr(path)
         raise type(problem)(f"{where}: {problem}{_picture_hint(text)}") from None
+
+
+@contextmanager
+def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[str]]:
+    """A new file beside ``path`` to write, put in ``path``'s place only once the block is done.
+
+    So a save or an export that fails part way, a full disk or a bad line
+    read, leaves whatever ``path`` held before. A file system's complaint
+    becomes ``error(reason)``; anything else raised in the block goes on, the
+    new file removed either way.
+    """
+    temporary = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp", delete=False
+        ) as file:
+            temporary = file.name
+            yield file
+        os.replace(temporary, path)
+    except BaseException as problem:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+        if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
+            raise error((problem.strerror or str(problem)).lower()) from None
+        raise
 
 
 def _picture_hint(text: str) -> str:

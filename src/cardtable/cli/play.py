@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import shlex
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, InputFileError, numbered_deal, read_text
+from cardtable.cli.info import NUMBER_ARGS, InputFileError, numbered_deal, read_text, replaced
 from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
@@ -407,22 +406,11 @@ def pile_ranges(state: State) -> str:
 
 
 def _write_whole(path: str, text: str) -> None:
-    """Write ``text`` to a new file beside ``path``, then put it in ``path``'s place; SaveFailedError if anything fails."""
-    temporary = None
-    try:
-        directory = os.path.dirname(os.path.abspath(path))
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=directory, suffix=".tmp", delete=False
-        ) as file:
-            temporary = file.name
-            file.write(text)
-        os.replace(temporary, path)
-    except OSError as problem:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.remove(temporary)
-        reason = (problem.strerror or str(problem)).lower()
-        raise SaveFailedError(f"cannot save to {path!r}: {reason}; nothing was written") from None
+    """Write ``text`` in ``path``'s place, whole or not at all; SaveFailedError if it cannot."""
+    with replaced(
+        path, lambda reason: SaveFailedError(f"cannot save to {path!r}: {reason}; nothing was written")
+    ) as file:
+        file.write(text)
 
 
 COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {

@@ -32,16 +32,18 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL
-from cardtable.core.errors import InvalidDealError
+from cardtable.cli.info import replaced
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
+from cardtable.core.errors import CardtableError, InvalidDealError
 from cardtable.core.spec import GameSpec
+from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
 from cardtable.survey.store import ResultStore, SettingsUsed, default_path
-from cardtable.survey.task import Budget, Outcome
+from cardtable.survey.task import Budget, Outcome, line_moves
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
 _RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
@@ -196,22 +198,93 @@ def _rate_text(tally: Tally) -> str:
     "--plot", "plot_path", default=None, metavar="FILE.png", help="Draw the estimate and the times."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def report(game: str, db: str | None, deal_range: str | None, plot_path: str | None, as_json: bool) -> None:
-    """Report a survey of GAME: verdicts, winnability with its 95% interval, solve times."""
+@click.option(
+    "--solutions",
+    "solutions_path",
+    default=None,
+    metavar="FILE.jsonl",
+    help="Write every win kept as a solution, one a line, for 'cardtable check FILE'.",
+)
+def report(
+    game: str,
+    db: str | None,
+    deal_range: str | None,
+    plot_path: str | None,
+    as_json: bool,
+    solutions_path: str | None,
+) -> None:
+    """Report a survey of GAME: verdicts, winnability with its 95% interval, solve times.
+
+    --solutions writes the survey's wins as solutions (JSON Lines in the shared
+    format, by deal number), so that anyone can replay every one of them with
+    'cardtable check' or a checker of their own. Wins stored by a cardtable
+    that did not keep winning lines are counted, not written.
+    """
     spec = load_game(game)
     deals = parse_deal_range(deal_range) if deal_range is not None else None
     with ResultStore(_store_path(db), create=False) as store:
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
+        written = None if solutions_path is None else write_solutions(store, spec, deals, solutions_path)
     summary = summarize(outcomes)
     if plot_path is not None:
         from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
 
         draw(outcomes, f"{spec.name}: {_span(outcomes)}", plot_path)
     if as_json:
-        click.echo(json.dumps(report_json(spec, store.path, deals, summary, settings), indent=2))
+        out = report_json(spec, store.path, deals, summary, settings)
+        if written is not None:
+            out["solutions"] = dataclasses.asdict(written)
+        click.echo(json.dumps(out, indent=2))
     else:
-        click.echo("\n".join(report_lines(spec, store.path, outcomes, summary, settings)))
+        lines = report_lines(spec, store.path, outcomes, summary, settings)
+        if written is not None:
+            lines.append(f"solutions      {_written_text(written)}")
+        click.echo("\n".join(lines))
+
+
+@dataclasses.dataclass(frozen=True)
+class Written:
+    """What ``--solutions`` wrote: where, how many wins, and how many it could not (no line kept)."""
+
+    file: str
+    solutions: int
+    without_line: int
+
+
+def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, path: str) -> Written:
+    """Write the wins kept in ``store`` as solutions, one JSON line each, by deal number; all or nothing.
+
+    Each is the deal, ``won``, its moves and what the search cost, so that a
+    checker needs nothing of ours: the deal is dealt again from its number.
+    """
+    count = 0
+    with replaced(
+        path, lambda reason: SolutionsFileError(f"cannot write {path!r}: {reason}; nothing was written")
+    ) as file:
+        for outcome in store.lines(spec.id, spec.rules_version, deals):
+            assert outcome.line is not None
+            try:
+                moves = line_moves(outcome.line)
+            except CardtableError as problem:
+                raise SolutionsFileError(
+                    f"the line kept for deal {outcome.deal} is damaged: {problem}; nothing was written"
+                ) from None
+            stats = {"seconds": outcome.seconds, "states": outcome.states}
+            file.write(json.dumps(Solution(deal(spec, outcome.deal), "won", moves, stats).to_dict()) + "\n")
+            count += 1
+    return Written(path, count, store.lineless(spec.id, spec.rules_version, deals))
+
+
+class SolutionsFileError(CardtableError):
+    """The solutions of ``report --solutions`` could not be written: nothing was."""
+
+
+def _written_text(written: Written) -> str:
+    text = f"{written.solutions} written to {written.file}"
+    if written.without_line:
+        text += f"; {written.without_line} won deals keep no line (solved before cardtable kept them)"
+    return text
 
 
 def report_json(

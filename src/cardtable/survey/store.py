@@ -13,11 +13,18 @@ Why these choices:
   writer, its workers only return results.
 * A file that is not a survey database (not SQLite, corrupt, another program's
   tables, a newer schema) is refused before anything is written to it.
+* Each won deal keeps its winning line, so that the survey's wins can be
+  written out as solutions and checked by anyone (:meth:`ResultStore.lines`).
+  Compressed, a line takes a few hundred bytes (Acey and Kingsley's 210 moves
+  of deal 1: 618), a tenth of its text. A database of schema 1, which kept no
+  lines, gains the column when a survey next writes to it; its old wins stay
+  without one.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,8 +39,10 @@ from cardtable.core.errors import CardtableError
 from cardtable.survey.task import Budget, Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 BUSY_SECONDS: Final = 30.0
+LINES_AT_ONCE: Final = 1000
+"""Winning lines read in one batch (:meth:`ResultStore.lines`)."""
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 
 SCHEMA: Final = """
@@ -50,19 +59,23 @@ CREATE TABLE IF NOT EXISTS results (
     table_cap INTEGER NOT NULL,
     version TEXT NOT NULL,             -- the cardtable that solved it
     solved_at TEXT NOT NULL,           -- UTC, ISO 8601
+    line BLOB,                         -- the winning moves, zlib-compressed; NULL unless won (schema 2)
     UNIQUE (game, rules_version, deal)
 )
 """
+LINES_ADDED: Final = "ALTER TABLE results ADD COLUMN line BLOB"
+"""Schema 1 to 2: the one change, made when a survey opens a database of schema 1."""
 
 UPSERT: Final = """
 INSERT INTO results (game, rules_version, deal, verdict, seconds, states, length,
-                     timeout, max_states, table_cap, version, solved_at)
+                     timeout, max_states, table_cap, version, solved_at, line)
 VALUES (:game, :rules_version, :deal, :verdict, :seconds, :states, :length,
-        :timeout, :max_states, :table_cap, :version, :solved_at)
+        :timeout, :max_states, :table_cap, :version, :solved_at, :line)
 ON CONFLICT (game, rules_version, deal) DO UPDATE SET
     verdict = excluded.verdict, seconds = excluded.seconds, states = excluded.states,
     length = excluded.length, timeout = excluded.timeout, max_states = excluded.max_states,
-    table_cap = excluded.table_cap, version = excluded.version, solved_at = excluded.solved_at
+    table_cap = excluded.table_cap, version = excluded.version, solved_at = excluded.solved_at,
+    line = excluded.line
 WHERE results.verdict = 'unknown' AND :retry_unknown
 """
 
@@ -152,6 +165,44 @@ class ResultStore:
             for timeout, states, table, version, n in rows
         ]
 
+    def lines(self, game: str, rules_version: int, deals: range | None = None) -> Iterator[Outcome]:
+        """The won deals whose winning line is kept, by deal number, each with its line.
+
+        Read a batch at a time: a survey of a million deals keeps about as many
+        lines, too many to hold at once. A database of schema 1 keeps none.
+        """
+        if self._schema < 2:
+            return
+        sql = (
+            "SELECT deal, verdict, seconds, states, length, rules_version, version, line FROM results"
+            f" WHERE {IN_RANGE} AND verdict = 'won' AND line IS NOT NULL ORDER BY deal"
+        )
+        with self._guard():
+            rows = self._db.execute(sql, (game, rules_version, *_bounds(deals)))
+        while True:
+            with self._guard():
+                batch = rows.fetchmany(LINES_AT_ONCE)
+            if not batch:
+                return
+            for deal, verdict, seconds, states, length, rules, version, packed in batch:
+                line = self._unpacked(deal, packed)
+                yield Outcome(deal, verdict, seconds, states, length, rules, version, line)
+
+    def lineless(self, game: str, rules_version: int, deals: range | None = None) -> int:
+        """How many won deals keep no line: those solved before cardtable kept them."""
+        without = " AND line IS NULL" if self._schema >= 2 else ""
+        sql = f"SELECT COUNT(*) FROM results WHERE {IN_RANGE} AND verdict = 'won'{without}"
+        ((count,),) = self._read(sql, game, rules_version, *_bounds(deals))
+        return int(count)
+
+    def _unpacked(self, deal: int, packed: bytes) -> str:
+        try:
+            return zlib.decompress(packed).decode()
+        except (zlib.error, UnicodeDecodeError, TypeError):
+            raise SurveyDatabaseError(
+                f"cannot use {str(self.path)!r}: the winning line kept for deal {deal} is damaged"
+            ) from None
+
     # -- writing -----------------------------------------------------------------
 
     def add(self, game: str, outcome: Outcome, budget: Budget, *, retry_unknown: bool = False) -> bool:
@@ -169,6 +220,7 @@ class ResultStore:
             "table_cap": budget.table,
             "version": outcome.version,
             "solved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "line": None if outcome.line is None else zlib.compress(outcome.line.encode()),
             "retry_unknown": retry_unknown,
         }
         with self._guard():
@@ -210,14 +262,31 @@ class ResultStore:
             db.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash of the process loses nothing committed
         if create and not tables:
             self._create()
+        elif create and schema < SCHEMA_VERSION:
+            self._migrate()
+        self._schema = SCHEMA_VERSION if create else schema
 
     def _create(self) -> None:
+        self._change(SCHEMA, f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _migrate(self) -> None:
+        """Bring a database of schema 1 to this one: a column for the winning lines."""
+        self._change(LINES_ADDED)
+
+    def _change(self, *statements: str) -> None:
+        """Run these statements and stamp the schema version, all or nothing, unless another survey just did.
+
+        Two surveys may open one new or old file at once; the second waits for
+        the first's transaction, then finds the work done.
+        """
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute(SCHEMA)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            (schema,) = db.execute("PRAGMA user_version").fetchone()
+            if schema < SCHEMA_VERSION:
+                for statement in statements:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             db.execute("ROLLBACK")
             raise

@@ -15,6 +15,7 @@ from typing import Final
 
 import cardtable
 from cardtable.core.deals import deal
+from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
@@ -47,6 +48,8 @@ class Outcome:
     length: int | None  # moves in the winning line; None unless won
     rules_version: int
     version: str  # the cardtable that solved it
+    line: str | None = None
+    """The winning moves (see :func:`line_text`); None unless won, and when read back without them."""
 
 
 @functools.cache
@@ -66,4 +69,22 @@ def solve_deal(game: str, number: int, budget: Budget) -> Outcome:
         length=len(result.moves) if result.status == "won" else None,
         rules_version=spec.rules_version,
         version=cardtable.__version__,
+        line=line_text(result.moves) if result.status == "won" else None,
     )
+
+
+MOVE_SEPARATOR: Final = ", "
+
+
+def line_text(moves: list[Move]) -> str:
+    """A line of play as text that needs no position: the moves' text forms (``fan/3 foundation/0 7C``), comma-separated.
+
+    Kept with each won deal so that a survey's wins can be written out as
+    solutions and replayed by anyone (``cardtable report --solutions``).
+    """
+    return MOVE_SEPARATOR.join(move.text() for move in moves)
+
+
+def line_moves(text: str) -> list[Move]:
+    """The moves of a :func:`line_text`; InvalidMoveError if one is not a move."""
+    return [Move.from_text(move) for move in text.split(MOVE_SEPARATOR)] if text else []
