@@ -11,10 +11,11 @@ own: a solution's shape without a verdict.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from cardtable.core.cards import Card, card_name, card_names, parse_card
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
@@ -234,9 +235,11 @@ def read_solutions(text: str) -> list[Solution]:
 
 def _json_values(text: str, what: str, error: type[CardtableError]) -> list[tuple[Any, int]]:
     """The JSON values of a text, one after another with white space between, each with the line it starts on."""
-    decoder, values, at = json.JSONDecoder(), [], _after_space(text, 0)
+    decoder, values = json.JSONDecoder(), []
+    at, line, counted = _after_space(text, 0), 1, 0
     while at < len(text):
-        line = text.count("\n", 0, at) + 1
+        line += text.count("\n", counted, at)  # counted once: a survey's solutions run to megabytes
+        counted = at
         with _reading_json(what, error):
             obj, at = decoder.raw_decode(text, at)
         values.append((obj, line))
@@ -246,11 +249,14 @@ def _json_values(text: str, what: str, error: type[CardtableError]) -> list[tupl
     return values
 
 
+_NOT_JSON_SPACE: Final = re.compile(r"[^ \t\n\r]")
+"""Anything but what JSON counts as white space, which may come between values."""
+
+
 def _after_space(text: str, at: int) -> int:
-    """Where the first character that is not JSON white space lies, from ``at`` on."""
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
+    """Where the white space from ``at`` on ends: the next value, or the end of the text."""
+    found = _NOT_JSON_SPACE.search(text, at)
+    return len(text) if found is None else found.start()
 
 
 def _solution_from(obj: Any) -> Solution:
