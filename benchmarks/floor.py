@@ -2,8 +2,8 @@
 
     python benchmarks/floor.py FILE... [--deals 1-10000]
 
-Each FILE is a survey exported as CSV (``deal,verdict,...``, as in
-``benchmarks/results/*-survey-*.csv``) or the per-deal lines of
+Each FILE is a survey exported as CSV (``deal,verdict,...``: ``cardtable report
+GAME --csv FILE``, or ``benchmarks/results/*-survey-*.csv``) or the per-deal lines of
 ``benchmarks/solve.py --verbose``; lines starting with ``#`` are notes. A deal
 counts as won if any run won it and as lost if any proved it lost (both are
 checked claims: a winning line replayed, a search exhausted), so the floor that

@@ -6,6 +6,7 @@ depend on the machine's speed; fan deals with a small budget keep it quick.
 
 from __future__ import annotations
 
+import csv
 import gc
 import json
 import os
@@ -240,6 +241,25 @@ def test_report_writes_the_wins_as_solutions_that_check_replays(surveyed: Path, 
     assert written == {"file": str(path), "solutions": sum(d <= 10 for d in won), "without_line": 0}  # type: ignore[operator]
 
 
+def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_path: Path) -> None:
+    path = tmp_path / "fan.csv"
+    result = run("report", "fan", "--db", str(surveyed), "--csv", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert f"csv            40 deals written to {path}" in result.stdout.splitlines()
+    with path.open(newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert [(int(r["deal"]), r["verdict"], int(r["states"]), r["max_states"]) for r in rows] == [
+        (row[2], row[3], row[4], "200") for row in table(surveyed)
+    ]
+    won, lost = (sum(row[3] == verdict for row in table(surveyed)) for verdict in ("won", "unwinnable"))
+    floor = Path(__file__).parent.parent / "benchmarks" / "floor.py"
+    out = subprocess.run(
+        [sys.executable, str(floor), str(path), "--deals", "1-40"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"together, deals 1-40: {won} won, {lost} unwinnable, {40 - won - lost} unknown" in out.stdout
+
+
 def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Path, tmp_path: Path) -> None:
     db = tmp_path / "damaged-line.sqlite"
     db.write_bytes(surveyed.read_bytes())
@@ -256,7 +276,8 @@ def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Pat
     assert path.read_text() == "what was there\n"
     assert not [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"]
     nowhere = str(tmp_path / "no" / "such.jsonl")
-    assert_fails(run("report", "fan", "--db", str(db), "--solutions", nowhere), f"cannot write {nowhere!r}")
+    for option in ("--solutions", "--csv"):
+        assert_fails(run("report", "fan", "--db", str(db), option, nowhere), f"cannot write {nowhere!r}")
 
 
 # -- bad input -----------------------------------------------------------------------

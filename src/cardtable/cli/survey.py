@@ -12,6 +12,7 @@ error and exit code 2, before anything is solved or written.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import re
@@ -42,7 +43,7 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
-from cardtable.survey.store import ResultStore, SettingsUsed, default_path
+from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, default_path
 from cardtable.survey.task import Budget, Outcome, line_moves
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
@@ -205,6 +206,9 @@ def _rate_text(tally: Tally) -> str:
     metavar="FILE.jsonl",
     help="Write every win kept as a solution, one a line, for 'cardtable check FILE'.",
 )
+@click.option(
+    "--csv", "csv_path", default=None, metavar="FILE.csv", help="Write every deal's result, a row each."
+)
 def report(
     game: str,
     db: str | None,
@@ -212,13 +216,16 @@ def report(
     plot_path: str | None,
     as_json: bool,
     solutions_path: str | None,
+    csv_path: str | None,
 ) -> None:
     """Report a survey of GAME: verdicts, winnability with its 95% interval, solve times.
 
     --solutions writes the survey's wins as solutions (JSON Lines in the shared
     format, by deal number), so that anyone can replay every one of them with
     'cardtable check' or a checker of their own. Wins stored by a cardtable
-    that did not keep winning lines are counted, not written.
+    that did not keep winning lines are counted, not written. --csv writes
+    every deal's verdict, positions, seconds, line length, budget and
+    cardtable version, for a spreadsheet or benchmarks/floor.py.
     """
     spec = load_game(game)
     deals = parse_deal_range(deal_range) if deal_range is not None else None
@@ -226,6 +233,9 @@ def report(
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
         written = None if solutions_path is None else write_solutions(store, spec, deals, solutions_path)
+        in_csv = None
+        if csv_path is not None:
+            in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path)
     summary = summarize(outcomes)
     if plot_path is not None:
         from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
@@ -235,11 +245,15 @@ def report(
         out = report_json(spec, store.path, deals, summary, settings)
         if written is not None:
             out["solutions"] = dataclasses.asdict(written)
+        if in_csv is not None:
+            out["csv"] = {"file": csv_path, "deals": in_csv}
         click.echo(json.dumps(out, indent=2))
     else:
         lines = report_lines(spec, store.path, outcomes, summary, settings)
         if written is not None:
             lines.append(f"solutions      {_written_text(written)}")
+        if in_csv is not None:
+            lines.append(f"csv            {in_csv} deals written to {csv_path}")
         click.echo("\n".join(lines))
 
 
@@ -278,6 +292,21 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
 
 class SolutionsFileError(CardtableError):
     """The solutions of ``report --solutions`` could not be written: nothing was."""
+
+
+class CsvFileError(CardtableError):
+    """The rows of ``report --csv`` could not be written: nothing was."""
+
+
+def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
+    """Write the results as CSV with a header, a deal a row, all or nothing; how many deals."""
+    with replaced(
+        path, lambda reason: CsvFileError(f"cannot write {path!r}: {reason}; nothing was written")
+    ) as file:
+        out = csv.writer(file, lineterminator="\n")
+        out.writerow(ROW_COLUMNS)
+        out.writerows(rows)
+    return len(rows)
 
 
 def _written_text(written: Written) -> str:

@@ -79,6 +79,20 @@ ON CONFLICT (game, rules_version, deal) DO UPDATE SET
 WHERE results.verdict = 'unknown' AND :retry_unknown
 """
 
+ROW_COLUMNS: Final = (
+    "deal",
+    "verdict",
+    "states",
+    "seconds",
+    "length",
+    "timeout",
+    "max_states",
+    "table_cap",
+    "version",
+    "solved_at",
+)
+"""A result's columns as ``report --csv`` writes them: the verdict first, then its cost, then how it was found."""
+
 IN_RANGE: Final = "game = ? AND rules_version = ? AND deal BETWEEN ? AND ?"
 COVERS: Final = (
     "version = ? AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
@@ -152,6 +166,11 @@ class ResultStore:
             f" FROM results WHERE {IN_RANGE} ORDER BY deal"
         )
         return [Outcome(*row) for row in self._read(sql, game, rules_version, *_bounds(deals))]
+
+    def rows(self, game: str, rules_version: int, deals: range | None = None) -> list[tuple[object, ...]]:
+        """The stored results by deal number as plain values, every column but the lines: :data:`ROW_COLUMNS`."""
+        sql = f"SELECT {', '.join(ROW_COLUMNS)} FROM results WHERE {IN_RANGE} ORDER BY deal"
+        return self._read(sql, game, rules_version, *_bounds(deals))
 
     def settings(self, game: str, rules_version: int, deals: range | None = None) -> list[SettingsUsed]:
         """The budgets and versions the stored results were found with, most used first."""
