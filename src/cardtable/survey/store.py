@@ -40,6 +40,8 @@ from cardtable.survey.task import Budget, Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
 SCHEMA_VERSION: Final = 2
+LINES_SINCE: Final = 2
+"""The first schema that keeps winning lines."""
 BUSY_SECONDS: Final = 30.0
 LINES_AT_ONCE: Final = 1000
 """Winning lines read in one batch (:meth:`ResultStore.lines`)."""
@@ -190,7 +192,7 @@ class ResultStore:
         Read a batch at a time: a survey of a million deals keeps about as many
         lines, too many to hold at once. A database of schema 1 keeps none.
         """
-        if self._schema < 2:
+        if self._schema < LINES_SINCE:
             return
         sql = (
             "SELECT deal, verdict, seconds, states, length, rules_version, version, line FROM results"
@@ -209,7 +211,7 @@ class ResultStore:
 
     def lineless(self, game: str, rules_version: int, deals: range | None = None) -> int:
         """How many won deals keep no line: those solved before cardtable kept them."""
-        without = " AND line IS NULL" if self._schema >= 2 else ""
+        without = " AND line IS NULL" if self._schema >= LINES_SINCE else ""
         sql = f"SELECT COUNT(*) FROM results WHERE {IN_RANGE} AND verdict = 'won'{without}"
         ((count,),) = self._read(sql, game, rules_version, *_bounds(deals))
         return int(count)
