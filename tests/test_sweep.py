@@ -34,7 +34,7 @@ def members(sets: WasteSets, node: int) -> set[tuple[int, ...]]:
     """Every waste of a set, read off its trie."""
     if node == BARE:
         return {()}
-    return {(card, *below) for card, child in sets.edges[node].items() for below in members(sets, child)}
+    return {(card, *below) for card, child in sets.tops(node) for below in members(sets, child)}
 
 
 @FAST

@@ -78,21 +78,33 @@ Ranks = tuple[int, ...]
 """One waste's ranks, top first."""
 
 
+TOP_BITS: Final = 4
+"""Bits of a rank (1 to 13) in a set with one top, which is kept as one int: what lies below, shifted past the rank."""
+TOP_MASK: Final = (1 << TOP_BITS) - 1
+
+
 class WasteSets:
     """Sets of wastes as tries read from the top, each distinct trie one numbered node.
 
     The wastes of one set all hold as many cards (those of one rest do), so a
     path from a set's node always ends at :data:`BARE` after that many ranks.
-    ``edges[node]`` maps each rank on top of a waste of the set to the node of
-    what lies below it. Equal sets get one number, so sets compare and hash as
-    ints, and a set shares whatever parts it has in common with others: the
-    wastes of a deal are all read off one stock, and their lower parts repeat.
+    A node's tops (:meth:`tops`) are each rank on top of a waste of the set,
+    with the node of what lies below it. Equal sets get one number, so sets
+    compare and hash as ints, and a set shares whatever parts it has in common
+    with others: the wastes of a deal are all read off one stock, and their
+    lower parts repeat.
+
+    An exact sweep makes millions of sets, so each is kept as small as it
+    can be, and its form is its name among the numbers too: a set with one top
+    (every deal makes one) as one int, ``below << 4 | rank``; a set with
+    several as a tuple of such ints in rank order. A dict of tops and a tuple
+    of pairs to name it took two to three times the memory.
     """
 
     def __init__(self) -> None:
-        self.edges: list[dict[int, int]] = [{}, {}]
-        # numbers by tops: (rank, below) for a set with one top, else every (rank, below) in order
-        self._numbers: dict[tuple[int, int] | tuple[tuple[int, int], ...], int] = {}
+        self.edges: list[int | tuple[int, ...]] = [(), ()]
+        """Each node's tops, packed: an int for one top, a tuple of them for several (see above)."""
+        self._numbers: dict[int | tuple[int, ...], int] = {}
         self._unions: dict[tuple[int, int], int] = {}
         self._differences: dict[tuple[int, int], int] = {}
 
@@ -101,16 +113,31 @@ class WasteSets:
         """Merges remembered (see :meth:`forget_merges`)."""
         return len(self._unions) + len(self._differences)
 
+    def tops(self, node: int) -> Iterable[tuple[int, int]]:
+        """Each rank on top of a waste of the set, with the set of what lies below it."""
+        edges = self.edges[node]
+        if isinstance(edges, int):
+            return ((edges & TOP_MASK, edges >> TOP_BITS),)
+        return [(top & TOP_MASK, top >> TOP_BITS) for top in edges]
+
+    def below(self, node: int, card: int) -> int:
+        """The set of what lies below ``card`` in the wastes of the set that have it on top (EMPTY: none have)."""
+        edges = self.edges[node]
+        for top in (edges,) if isinstance(edges, int) else edges:
+            if top & TOP_MASK == card:
+                return top >> TOP_BITS
+        return EMPTY
+
     def node(self, edges: dict[int, int]) -> int:
-        """The number of the set with these tops (``edges`` must not change afterwards)."""
+        """The number of the set with these tops: rank to the node below."""
         if len(edges) == 1:
             ((card, below),) = edges.items()
             return self.on(card, below)
-        name = tuple(sorted(edges.items()))
+        name = tuple(below << TOP_BITS | card for card, below in sorted(edges.items()))
         number = self._numbers.get(name)
         if number is None:
             number = self._numbers[name] = len(self.edges)
-            self.edges.append(edges)
+            self.edges.append(name)
         return number
 
     def of(self, ranks: Ranks) -> int:
@@ -126,10 +153,11 @@ class WasteSets:
         Every rest of the stock phase deals, so this is the commonest step; a
         set with one top is named by that top alone, with no dict to sort.
         """
-        number = self._numbers.get((card, node))
+        name = node << TOP_BITS | card
+        number = self._numbers.get(name)
         if number is None:
-            number = self._numbers[card, node] = len(self.edges)
-            self.edges.append({card: node})
+            number = self._numbers[name] = len(self.edges)
+            self.edges.append(name)
         return number
 
     def union(self, one: int, other: int) -> int:
@@ -141,8 +169,8 @@ class WasteSets:
         pair = (one, other) if one < other else (other, one)
         merged = self._unions.get(pair)
         if merged is None:
-            edges = dict(self.edges[one])
-            for card, below in self.edges[other].items():
+            edges = dict(self.tops(one))
+            for card, below in self.tops(other):
                 edges[card] = self.union(edges[card], below) if card in edges else below
             merged = self._unions[pair] = self.node(edges)
         return merged
@@ -155,9 +183,9 @@ class WasteSets:
             return EMPTY
         left = self._differences.get((one, other))
         if left is None:
-            theirs, edges = self.edges[other], {}
-            for card, below in self.edges[one].items():
-                if rest := self.difference(below, theirs[card]) if card in theirs else below:
+            edges = {}
+            for card, below in self.tops(one):
+                if rest := self.difference(below, self.below(other, card)):
                     edges[card] = rest
             left = self._differences[one, other] = self.node(edges) if edges else EMPTY
         return left
@@ -165,7 +193,7 @@ class WasteSets:
     def holds(self, node: int, ranks: Ranks) -> bool:
         """Whether the set holds this waste."""
         for card in ranks:
-            node = self.edges[node].get(card, EMPTY)
+            node = self.below(node, card)
         return node == BARE
 
     def forget_merges(self) -> None:
@@ -574,7 +602,7 @@ class Sweep:
         for _, card, one_less in search.reserve_tops(rest >> at.heights & at.heights_mask):
             for after in homes[card]:
                 out.append((below - one_less | after, node))
-        for card, under in sets.edges[node].items():
+        for card, under in sets.tops(node):
             for after in homes[card]:
                 out.append((below | after, under))
         ranks, plays = search.tableau_plays(rest >> at.tableau & at.tableau_mask, incoming)
@@ -597,7 +625,7 @@ class Sweep:
             (rest - one_less + onto[card], node)
             for _, card, one_less in search.reserve_tops(rest >> at.heights & at.heights_mask)
         ]
-        out += [(rest + onto[card], under) for card, under in self.sets.edges[node].items()]
+        out += [(rest + onto[card], under) for card, under in self.sets.tops(node)]
         return out
 
     def _homes_from(self, found: int) -> list[tuple[int, ...]]:
