@@ -225,7 +225,12 @@ Layer = tuple[Sequence[int], Sequence[int]]
 ENTRY_WEIGHT: Final = 0.5
 """A rest and its set, kept in a dict, against a position of the search's table: ~100 bytes to ~180."""
 NODE_WEIGHT: Final = 2.0
-"""A node of :class:`WasteSets` (its tops as a dict, and its name), against a position: ~350 bytes."""
+"""A node of :class:`WasteSets` against a position: ~350 bytes while its tops were a dict named by a tuple.
+
+Packed, a node takes about half of that or less, but the weight stays: it
+decides where a sweep in the solver narrows or gives way, which is where it was
+measured to pay, and what it overstates is a margin of memory.
+"""
 STOCK_SHARE: Final = 1 / 3
 """The share of its room that the sweep's stock phase may be projected to take (see :meth:`Sweep._project`).
 
