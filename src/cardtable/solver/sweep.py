@@ -79,7 +79,7 @@ Ranks = tuple[int, ...]
 
 
 TOP_BITS: Final = 4
-"""Bits of a rank (1 to 13) in a set with one top, which is kept as one int: what lies below, shifted past the rank."""
+"""Bits of a rank (1 to 13) in a packed top: the node of what lies below it, shifted past its rank (see :class:`WasteSets`)."""
 TOP_MASK: Final = (1 << TOP_BITS) - 1
 
 
