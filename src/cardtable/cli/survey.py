@@ -17,8 +17,9 @@ import dataclasses
 import json
 import re
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import click
 from rich.console import Console
@@ -273,15 +274,13 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
     checker needs nothing of ours: the deal is dealt again from its number.
     """
     count = 0
-    with replaced(
-        path, lambda reason: SolutionsFileError(f"cannot write {path!r}: {reason}; nothing was written")
-    ) as file:
+    with _exported(path) as file:
         for outcome in store.lines(spec.id, spec.rules_version, deals):
             assert outcome.line is not None
             try:
                 moves = line_moves(outcome.line)
             except CardtableError as problem:
-                raise SolutionsFileError(
+                raise ExportError(
                     f"the line kept for deal {outcome.deal} is damaged: {problem}; nothing was written"
                 ) from None
             stats = {"seconds": outcome.seconds, "states": outcome.states}
@@ -290,19 +289,18 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
     return Written(path, count, store.lineless(spec.id, spec.rules_version, deals))
 
 
-class SolutionsFileError(CardtableError):
-    """The solutions of ``report --solutions`` could not be written: nothing was."""
+class ExportError(CardtableError):
+    """A file of ``report --solutions`` or ``--csv`` could not be written: nothing was."""
 
 
-class CsvFileError(CardtableError):
-    """The rows of ``report --csv`` could not be written: nothing was."""
+def _exported(path: str) -> AbstractContextManager[IO[str]]:
+    """A file that ``report`` writes, in ``path``'s place only once it is whole."""
+    return replaced(path, lambda reason: ExportError(f"cannot write {path!r}: {reason}; nothing was written"))
 
 
 def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
     """Write the results as CSV with a header, a deal a row, all or nothing; how many deals."""
-    with replaced(
-        path, lambda reason: CsvFileError(f"cannot write {path!r}: {reason}; nothing was written")
-    ) as file:
+    with _exported(path) as file:
         out = csv.writer(file, lineterminator="\n")
         out.writerow(ROW_COLUMNS)
         out.writerows(rows)
