@@ -1,8 +1,12 @@
 """Solve a range of deals and print how the solver did: verdicts, times, speed.
 
     python benchmarks/solve.py GAME --deals 1-1000 [--timeout 60] [--max-states N] [--max-table N]
+        [--verbose] [--solutions FILE]
 
 ``--deals`` takes ranges and single deals, comma-separated (``13,40-42``).
+``--solutions`` adds each decided deal's solution to FILE as a line of JSON
+(formats.md), as it comes, so that ``cardtable check FILE`` can replay the
+wins of a run that a time budget makes hard to repeat.
 
 One process, one deal after another, as a player's machine would. With
 ``--max-states`` (and ``--timeout 0``) every deal gets the same number of
@@ -12,11 +16,13 @@ positions, so the verdicts are the same on any machine and only the times vary.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
 from cardtable import CardtableError, deal, load_game
 from cardtable.cli.survey import parse_deal_list
+from cardtable.formats import Solution
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
@@ -37,6 +43,9 @@ def main() -> None:
         "--max-table", type=int, default=DEFAULT_TABLE_CAP, help="positions a deal may keep in memory"
     )
     parser.add_argument("--verbose", action="store_true", help="print a line per deal")
+    parser.add_argument(
+        "--solutions", metavar="FILE", help="add each decided deal's solution to FILE (JSON Lines)"
+    )
     args = parser.parse_args()
     try:
         spec = load_game(args.game)
@@ -48,10 +57,14 @@ def main() -> None:
     states = 0
     started = time.perf_counter()
     for number in numbers:
+        start = deal(spec, number)
         result = solve(
-            deal(spec, number),
-            Limit(states=args.max_states, seconds=args.timeout or None, table=args.max_table),
+            start, Limit(states=args.max_states, seconds=args.timeout or None, table=args.max_table)
         )
+        if args.solutions and result.status != "unknown":
+            with open(args.solutions, "a", encoding="utf-8") as file:
+                record = Solution(start, result.status, result.moves, result.stats)
+                file.write(json.dumps(record.to_dict()) + "\n")
         counts[result.status] += 1
         seconds.append(result.seconds)
         states += result.states

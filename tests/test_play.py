@@ -418,6 +418,10 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     assert result.exit_code == 0
     assert "fan deal 1, resumed from " in result.output and "after 1 move: play it again" in result.output
     assert "took back t10 f0: A♠" in result.output and "nothing to undo" in result.output
+    packed = tmp_path / "saved.json.gz"
+    assert "saved after 1 move" in play("fan", "1", lines=["t10 f0", f"save {packed}", "q"]).output
+    assert packed.read_bytes().startswith(b"\x1f\x8b")
+    assert "after 1 move: play it again" in play(str(packed), lines=["q"]).output
     solution = tmp_path / "solution.json"
     solution.write_text(CliRunner().invoke(main, ["solve", "fan", "1", "--json"]).output, encoding="utf-8")
     kept = solution.read_text(encoding="utf-8")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import gzip
 import json
 import os
 import signal
@@ -30,6 +31,7 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
+FLOOR = Path(__file__).parent.parent / "benchmarks" / "floor.py"
 
 
 def run(*args: str) -> Result:
@@ -241,6 +243,29 @@ def test_report_writes_the_wins_as_solutions_that_check_replays(surveyed: Path, 
     assert written == {"file": str(path), "solutions": sum(d <= 10 for d in won), "without_line": 0}  # type: ignore[operator]
 
 
+def test_solutions_named_gz_are_written_compressed_and_checked_as_they_are(
+    surveyed: Path, tmp_path: Path
+) -> None:
+    plain, packed = tmp_path / "fan.jsonl", tmp_path / "fan.jsonl.gz"
+    for path in (plain, packed):
+        assert run("report", "fan", "--db", str(surveyed), "--solutions", str(path)).exit_code == 0
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    again = tmp_path / "again.jsonl.gz"
+    run("report", "fan", "--db", str(surveyed), "--solutions", str(again))
+    assert again.read_bytes() == packed.read_bytes()  # no time stamp: the same text, the same bytes
+    assert run("check", str(packed)).stdout == run("check", str(plain)).stdout
+    won = sum(row[3] == "won" for row in table(surveyed))
+    out = subprocess.run(
+        [sys.executable, str(FLOOR), str(packed), "--deals", "1-40"], capture_output=True, text=True
+    )
+    assert f"together, deals 1-40: {won} won, 0 unwinnable, {40 - won} unknown" in out.stdout, out.stderr
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
+    assert_fails(
+        run("check", str(damaged)), f"cannot read {str(damaged)!r}: a damaged or incomplete gzip file"
+    )
+
+
 def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_path: Path) -> None:
     path = tmp_path / "fan.csv"
     result = run("report", "fan", "--db", str(surveyed), "--csv", str(path))
@@ -252,9 +277,8 @@ def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_
         (row[2], row[3], row[4], "200") for row in table(surveyed)
     ]
     won, lost = (sum(row[3] == verdict for row in table(surveyed)) for verdict in ("won", "unwinnable"))
-    floor = Path(__file__).parent.parent / "benchmarks" / "floor.py"
     out = subprocess.run(
-        [sys.executable, str(floor), str(path), "--deals", "1-40"], capture_output=True, text=True
+        [sys.executable, str(FLOOR), str(path), "--deals", "1-40"], capture_output=True, text=True
     )
     assert out.returncode == 0, out.stderr
     assert f"together, deals 1-40: {won} won, {lost} unwinnable, {40 - won - lost} unknown" in out.stdout

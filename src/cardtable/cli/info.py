@@ -9,8 +9,11 @@ problem, exit code 2 (see :mod:`cardtable.cli.main`).
 from __future__ import annotations
 
 import contextlib
+import gzip
+import io
 import os
 import tempfile
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,6 +31,7 @@ from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
 
 STDIN: Final = "-"
+GZIP_MAGIC: Final = b"\x1f\x8b"
 Parsed = TypeVar("Parsed")
 NUMBER_ARGS: Final = {"ignore_unknown_options": True}
 """Lets ``-3`` reach the deal-number check, which says what is wrong with it, not click."""
@@ -58,14 +62,24 @@ def numbered_deal(game: str, number: str) -> State:
 
 
 def read_text(path: str) -> str:
-    """The text of a file, or of standard input for ``-``; InputFileError if unreadable."""
+    """The text of a file, or of standard input for ``-``; InputFileError if unreadable.
+
+    A gzip-compressed file is read as the text it holds, whatever its name, so
+    a large file of solutions can be kept compressed and checked as it is.
+    """
     try:
         if path == STDIN:
-            return click.get_text_stream("stdin").read()
-        with open(path, encoding="utf-8") as file:
-            return file.read()
+            data = click.get_binary_stream("stdin").read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+        if data.startswith(GZIP_MAGIC):
+            data = gzip.decompress(data)
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
     except UnicodeDecodeError:
         raise InputFileError(f"cannot read {path!r}: not UTF-8 text") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error):
+        raise InputFileError(f"cannot read {path!r}: a damaged or incomplete gzip file") from None
     except OSError as problem:
         raise InputFileError(f"cannot read {path!r}: {_reason(problem, path)}") from None
 
@@ -99,15 +113,19 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
     So a save or an export that fails part way, a full disk or a bad line
     read, leaves whatever ``path`` held before. A file system's complaint
     becomes ``error(reason)``; anything else raised in the block goes on, the
-    new file removed either way.
+    new file removed either way. A ``path`` ending in ``.gz`` is written
+    gzip-compressed (with no name or time stamp, so the same text gives the same
+    bytes), which :func:`read_text` reads back.
     """
     temporary = None
     try:
         with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp", delete=False
-        ) as file:
-            temporary = file.name
-            yield file
+            "wb", dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp", delete=False
+        ) as raw:
+            temporary = raw.name
+            compressed = gzip.GzipFile("", "wb", fileobj=raw, mtime=0) if path.endswith(".gz") else None
+            with io.TextIOWrapper(compressed or raw, encoding="utf-8") as file:
+                yield file
         os.replace(temporary, path)
     except BaseException as problem:
         if temporary is not None:
