@@ -284,6 +284,41 @@ def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_
     assert f"together, deals 1-40: {won} won, {lost} unwinnable, {40 - won - lost} unknown" in out.stdout
 
 
+def test_solve_benchmark_keeps_each_decided_deal_as_a_solution_that_check_and_floor_read(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "fan.jsonl"
+    solve_py = FLOOR.with_name("solve.py")
+    budget = ["--timeout", "0", "--max-states", "300"]  # fan deals 1-6: some decided, some not
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(solve_py),
+            "fan",
+            "--deals",
+            "1-6",
+            *budget,
+            "--verbose",
+            "--solutions",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    decided = [
+        line.split()[:2] for line in out.stdout.splitlines() if line.split()[1:2] in (["won"], ["unwinnable"])
+    ]
+    assert 0 < len(decided) < 6
+    solutions = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [[str(s["deal"]["deal"]), s["result"]] for s in solutions] == decided
+    assert run("check", str(path)).stdout.startswith(f"ok {len(decided)} solutions")
+    floor = subprocess.run(
+        [sys.executable, str(FLOOR), str(path), "--deals", "1-6"], capture_output=True, text=True
+    )
+    assert f"{6 - len(decided)} unknown" in floor.stdout, floor.stderr
+
+
 def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Path, tmp_path: Path) -> None:
     db = tmp_path / "damaged-line.sqlite"
     db.write_bytes(surveyed.read_bytes())
