@@ -1,6 +1,6 @@
 """The sweep alone on Acey and Kingsley deals: its verdict, rests swept, weight, time and memory.
 
-    python benchmarks/sweep.py --deals 48,194 [--room 6000000] [--progress 60]
+    python benchmarks/sweep.py --deals 48,194 [--room 6000000] [--progress 60] [--no-trace]
 
 The solver gives the sweep (:mod:`cardtable.solver.sweep`) turns beside its
 beams; this script runs it by itself from each deal's start, to its end or
@@ -13,7 +13,10 @@ narrowed to the width it says, or gave way, and while sweeping which stock
 card's level), the rests swept, the rests swept once
 the stock is out, the weight it reached, the seconds, and the process's peak
 memory so far. A sweep with no bound can run for many minutes: ``--progress S``
-prints where it stands every S seconds, on standard error.
+prints where it stands every S seconds, on standard error. ``--no-trace`` keeps
+only what is left to sweep, not what a win would be traced through: a proof
+that a deal is lost then takes far less memory, and a win is said, not traced
+(the solver would trace it).
 """
 
 from __future__ import annotations
@@ -33,11 +36,11 @@ LOOK_EVERY = 20_000
 """Rests swept between two looks at the clock, when progress is asked for."""
 
 
-def sweep_deal(number: int, room: int | None, progress: float) -> str:
+def sweep_deal(number: int, room: int | None, progress: float, *, trace: bool = True) -> str:
     """One deal's line; every ``progress`` seconds (0: never) a line on standard error."""
     search = Search(deal(load_game("acey-and-kingsley"), number))
     search.due = LOOK_EVERY if progress else 1 << 62  # the sweep calls look() when it is reached
-    sweep = Sweep(search, room)
+    sweep = Sweep(search, room, trace=trace)
     started = shown = time.perf_counter()
 
     def look() -> None:
@@ -50,8 +53,8 @@ def sweep_deal(number: int, room: int | None, progress: float) -> str:
 
     try:
         sweep.advance(1 << 62, look)
-        if sweep.win is not None:
-            verdict = "won"
+        if sweep.won:
+            verdict = "won" if sweep.win is not None else "won, not traced"
         else:
             verdict = f"no win {sweep.width:,} wide" if sweep.narrowed else "unwinnable"
     except SweepTooLarge:
@@ -62,7 +65,7 @@ def sweep_deal(number: int, room: int | None, progress: float) -> str:
 def _standing(sweep: Sweep, started: float) -> str:
     """Rests swept (in all, and once the stock is out), weight, seconds and peak memory so far."""
     seconds = time.perf_counter() - started
-    endgame = sum(len(rests) for rests, _ in sweep.layers)
+    endgame = sweep.endgame_swept
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # kilobytes on Linux
     return (
         f"{sweep.search.states:>11,} rests swept {endgame:>11,} after the stock"
@@ -79,10 +82,15 @@ def main() -> None:
     parser.add_argument(
         "--progress", type=float, default=0, help="seconds between progress lines on stderr; 0: none"
     )
+    parser.add_argument(
+        "--no-trace",
+        action="store_true",
+        help="keep only what is left to sweep: less memory, wins not traced",
+    )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
     for number in numbers:
-        print(sweep_deal(number, args.room or None, args.progress), flush=True)
+        print(sweep_deal(number, args.room or None, args.progress, trace=not args.no_trace), flush=True)
 
 
 if __name__ == "__main__":

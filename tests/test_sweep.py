@@ -58,6 +58,23 @@ def test_sets_of_wastes_are_the_sets_they_stand_for(
         assert sets.on(5, first) == sets.node({5: first})
 
 
+@FAST
+@given(wastes, wastes)
+def test_sets_kept_are_the_same_sets_renumbered_and_the_rest_forgotten(
+    one: set[tuple[int, ...]], other: set[tuple[int, ...]]
+) -> None:
+    sets = WasteSets()
+    kept = made(sets, one)
+    made(sets, other)
+    holder = {7: kept, 9: sets.on(3, kept)} if one else {}
+    left = sets.keep_only([holder])
+    assert left == len(sets.edges) <= 3 + sum(len(ranks) for ranks in one)  # the trie of one, and a top on it
+    assert [members(sets, node) for node in holder.values()] == (
+        [one, {(3, *ranks) for ranks in one}] if one else []
+    )
+    assert made(sets, one) == holder.get(7, EMPTY)  # a set kept is found again by its name
+
+
 def searching(number: int) -> Search:
     """A search of a deal with no budget to look at, for a sweep of its own."""
     search = Search(deal(load_game(ACEY), number))
@@ -65,11 +82,11 @@ def searching(number: int) -> Search:
     return search
 
 
-def swept(state: State, room: int | None = None, width: int | None = None) -> Sweep:
+def swept(state: State, room: int | None = None, width: int | None = None, *, trace: bool = True) -> Sweep:
     """A sweep of the position run to its end."""
     search = Search(state)
     search.due = 1 << 62  # no budget to look at
-    sweep = Sweep(search, room, width)
+    sweep = Sweep(search, room, width, trace=trace)
     assert sweep.advance(1 << 62, lambda: None)
     return sweep
 
@@ -94,6 +111,17 @@ def test_the_sweep_and_the_plain_search_agree(state: State) -> None:
     assert ("won" if sweep.win is not None else "unwinnable") == plain.status
     if sweep.win is not None:
         assert replay(won_by(sweep)).problem is None
+
+
+@FAST
+@given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, with_stock=stock)))
+def test_a_sweep_that_keeps_no_trace_sweeps_the_same_rests_to_the_same_verdict(state: State) -> None:
+    # It drops the sets of the rests swept as it goes: what is left to sweep,
+    # and so every rest and verdict, must be as with every set kept.
+    traced, untraced = swept(state), swept(state, trace=False)
+    assert untraced.won == traced.won == (traced.win is not None) and untraced.win is None
+    assert (untraced.search.states, untraced.endgame_swept) == (traced.search.states, traced.endgame_swept)
+    assert not untraced.layers and not untraced.swept_levels
 
 
 def stacked(search: Search, key: int) -> int:
@@ -184,6 +212,8 @@ def test_the_sweep_proves_the_lost_deal_lost_in_a_few_hundred_rests() -> None:
     sweep = swept(deal(load_game(ACEY), 194))
     assert sweep.win is None
     assert sweep.search.states < 1_000
+    untraced = swept(deal(load_game(ACEY), 194), trace=False)
+    assert not untraced.won and untraced.search.states == sweep.search.states
 
 
 def test_the_sweep_traces_a_win_back_through_the_stock_phase() -> None:

@@ -133,7 +133,10 @@ class WasteSets:
         if len(edges) == 1:
             ((card, below),) = edges.items()
             return self.on(card, below)
-        name = tuple(below << TOP_BITS | card for card, below in sorted(edges.items()))
+        return self._named(tuple(below << TOP_BITS | card for card, below in sorted(edges.items())))
+
+    def _named(self, name: tuple[int, ...]) -> int:
+        """The number of the set with several tops, packed in rank order (see the class)."""
         number = self._numbers.get(name)
         if number is None:
             number = self._numbers[name] = len(self.edges)
@@ -200,6 +203,37 @@ class WasteSets:
         """Drop the merges remembered: sets made since will rarely meet the old ones again."""
         self._unions.clear()
         self._differences.clear()
+
+    def keep_only(self, holders: Iterable[dict[int, int]]) -> int:
+        """Forget every set that the holders' values do not reach, and number the rest afresh, in the holders too; how many are left.
+
+        Nodes are never freed one by one: sets share their lower parts, and a
+        node's number is its place in :attr:`edges`. So a sweep that keeps no
+        trace of its swept rests drops their sets all at once, now and then,
+        by copying what its rests still to sweep hold into fresh tables.
+        """
+        old = self.edges
+        self.edges, self._numbers = [(), ()], {}
+        self.forget_merges()
+        renumbered = {EMPTY: EMPTY, BARE: BARE}
+
+        def copy(node: int) -> int:
+            new = renumbered.get(node)
+            if new is None:
+                edges = old[node]
+                if isinstance(edges, int):
+                    new = self.on(edges & TOP_MASK, copy(edges >> TOP_BITS))
+                else:
+                    new = self._named(
+                        tuple(copy(top >> TOP_BITS) << TOP_BITS | top & TOP_MASK for top in edges)
+                    )
+                renumbered[node] = new
+            return new
+
+        for holder in holders:
+            for rest, node in holder.items():
+                holder[rest] = copy(node)
+        return len(self.edges)
 
 
 def waste_ranks(search: Search, key: int) -> Ranks:
@@ -276,19 +310,35 @@ class Sweep:
     count it shares: a rest swept counts as a position.
     """
 
-    def __init__(self, search: Search, room: int | None, width: int | None = None) -> None:
+    def __init__(
+        self, search: Search, room: int | None, width: int | None = None, *, trace: bool = True
+    ) -> None:
         """``room``: the positions of the search's table the sweep may weigh (see :attr:`weight`); None, no bound.
 
         ``width``: the rests to keep after each stock card (see :meth:`_narrow`);
         None, every one, unless the room runs short.
+
+        ``trace``: keep every rest swept, with its set, to trace a win's line
+        back through. Without it the sweep keeps only the rests still to sweep
+        and the sets they hold (:meth:`WasteSets.keep_only`), so a proof that a
+        deal is lost takes far less memory, but a win is only known
+        (:attr:`won`), not traced.
         """
         self.search = search
         self.room = room
         self.width = width
+        self.trace = trace
         self.narrowed = False
         """Whether rests were dropped: then a sweep that ends without a win proves nothing."""
         self.sets = WasteSets()
+        self.won = False
         self.win: list[int] | None = None
+        """The step codes of a win, once one is met and traced."""
+        self.endgame_swept = 0
+        """Rests swept once the stock is out."""
+        self._sets_kept = (
+            1  # nodes left by the last keep_only: the sets are thinned out each time they double
+        )
         layout = search.layout
         self._found_at = layout.found
         self._home_counts: list[int] = []  # cards home, by foundation class number
@@ -364,6 +414,8 @@ class Sweep:
                             self._keep(self._waiting(settled), settled, wastes)
                         else:
                             self._keep(self._level(dealt_after, after), after, wastes)
+                if not self.trace and (dealt, home) in self.levels:  # nothing comes back to a level swept
+                    self._entries -= len(self.levels.pop((dealt, home)))
             sets.forget_merges()
             self._put_away(dealt)
             self._project(dealt, stock_out)
@@ -378,9 +430,21 @@ class Sweep:
         """
         for level in [level for level in self.levels if level[0] == dealt]:
             rests = self.levels.pop(level)
-            self.swept_levels[level] = self._layer(list(rests), list(rests.values()))
             self._entries -= len(rests)
-            self._layered += len(rests)
+            if self.trace:
+                self.swept_levels[level] = self._layer(list(rests), list(rests.values()))
+                self._layered += len(rests)
+        self._thin_out()
+
+    def _thin_out(self, *holders: dict[int, int]) -> None:
+        """Without a trace, drop the sets that no rest still to sweep holds, once they have doubled since last time.
+
+        The rests still to sweep are those of the levels and the endgame's
+        counts waiting, and ``holders``: the endgame's count at hand.
+        """
+        if self.trace or len(self.sets.edges) < 2 * self._sets_kept:
+            return
+        self._sets_kept = self.sets.keep_only([*self.levels.values(), *self.waiting.values(), *holders])
 
     def _project(self, dealt: int, stock_out: int) -> None:
         """Narrow the sweep when the rests of the next level, as many again at each card to come, would not fit; give way if even that would not.
@@ -508,8 +572,10 @@ class Sweep:
             while rests:
                 for rest, node in zip(rests, nodes):
                     if node == BARE and self.search.is_won(rest):  # the rest has no waste bits
-                        layers.append(self._layer(rests, nodes))
-                        self.win = self._trace(rest)
+                        self.won = True
+                        if self.trace:
+                            layers.append(self._layer(rests, nodes))
+                            self.win = self._trace(rest)
                         return
                 upcoming: dict[int, int] = {}
                 for rest, node in zip(rests, nodes):
@@ -533,9 +599,12 @@ class Sweep:
                             self._entries += 1
                         else:
                             upcoming[after] = union(waiting_here, wastes)
-                layers.append(self._layer(rests, nodes))
-                self._layered += len(rests)
+                self.endgame_swept += len(rests)
+                if self.trace:
+                    layers.append(self._layer(rests, nodes))
+                    self._layered += len(rests)
                 sets.forget_merges()
+                self._thin_out(seen, upcoming)
                 # what was remembered by tableau and foundations is mostly this layer's: forgotten, it stays out of the room
                 self.search.forget_endgame()
                 rests, nodes = list(upcoming), list(upcoming.values())
