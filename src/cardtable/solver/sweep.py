@@ -336,9 +336,8 @@ class Sweep:
         """The step codes of a win, once one is met and traced."""
         self.endgame_swept = 0
         """Rests swept once the stock is out."""
-        self._sets_kept = (
-            1  # nodes left by the last keep_only: the sets are thinned out each time they double
-        )
+        # nodes left by the last keep_only: without a trace, the sets are thinned out each time they double
+        self._sets_kept = 1
         layout = search.layout
         self._found_at = layout.found
         self._home_counts: list[int] = []  # cards home, by foundation class number
