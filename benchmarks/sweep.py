@@ -1,6 +1,7 @@
 """The sweep alone on Acey and Kingsley deals: its verdict, rests swept, weight, time and memory.
 
     python benchmarks/sweep.py --deals 48,194 [--room 6000000] [--progress 60] [--no-trace]
+        [--width W] [--solutions FILE]
 
 The solver gives the sweep (:mod:`cardtable.solver.sweep`) turns beside its
 beams; this script runs it by itself from each deal's start, to its end or
@@ -16,31 +17,46 @@ memory so far. A sweep with no bound can run for many minutes: ``--progress S``
 prints where it stands every S seconds, on standard error. ``--no-trace`` keeps
 only what is left to sweep, not what a win would be traced through: a proof
 that a deal is lost then takes far less memory, and a win is said, not traced
-(the solver would trace it).
+(the solver would trace it). ``--width W`` narrows the sweep from its first
+card to the W most promising rests a card (:meth:`~cardtable.solver.sweep.Sweep._narrow`):
+a beam over rests, which can win but proves nothing when it ends without a
+win. ``--solutions FILE`` adds each traced win's line, and each loss, to FILE as
+a line of JSON (formats.md), which ``cardtable check`` replays.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import time
 
 from cardtable import deal, load_game
+from cardtable.formats import Solution
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.solver.sweep import Sweep, SweepTooLarge
-from cardtable.solver.updown import Search
+from cardtable.solver.updown import Search, unpack
 from deal_args import deal_numbers  # beside this script, so on its path
 
 LOOK_EVERY = 20_000
 """Rests swept between two looks at the clock, when progress is asked for."""
 
 
-def sweep_deal(number: int, room: int | None, progress: float, *, trace: bool = True) -> str:
-    """One deal's line; every ``progress`` seconds (0: never) a line on standard error."""
-    search = Search(deal(load_game("acey-and-kingsley"), number))
+def sweep_deal(
+    number: int,
+    room: int | None,
+    progress: float,
+    *,
+    trace: bool = True,
+    width: int | None = None,
+    solutions: str | None = None,
+) -> str:
+    """One deal's line; every ``progress`` seconds (0: never) a line on standard error; a decided deal's solution added to ``solutions``."""
+    start = deal(load_game("acey-and-kingsley"), number)
+    search = Search(start)
     search.due = LOOK_EVERY if progress else 1 << 62  # the sweep calls look() when it is reached
-    sweep = Sweep(search, room, trace=trace)
+    sweep = Sweep(search, room, width, trace=trace)
     started = shown = time.perf_counter()
 
     def look() -> None:
@@ -59,6 +75,15 @@ def sweep_deal(number: int, room: int | None, progress: float, *, trace: bool = 
             verdict = f"no win {sweep.width:,} wide" if sweep.narrowed else "unwinnable"
     except SweepTooLarge:
         verdict = f"gave way at card {sweep.dealt + 1}"
+    if solutions and verdict in ("won", "unwinnable"):
+        moves = search.realise(unpack(sweep.win)) if sweep.win is not None else []
+        stats = {
+            "seconds": round(time.perf_counter() - started, 4),
+            "states": search.states,
+            "peak_table": sweep.weight,
+        }
+        with open(solutions, "a", encoding="utf-8") as file:
+            file.write(json.dumps(Solution(start, verdict, moves, stats).to_dict()) + "\n")
     return f"{number:>8} {verdict:<24} {_standing(sweep, started)}"
 
 
@@ -87,10 +112,27 @@ def main() -> None:
         action="store_true",
         help="keep only what is left to sweep: less memory, wins not traced",
     )
+    parser.add_argument(
+        "--width",
+        type=int,
+        default=None,
+        help="rests kept after each stock card, from the first; default: all",
+    )
+    parser.add_argument(
+        "--solutions", metavar="FILE", help="add each decided deal's solution to FILE (JSON Lines)"
+    )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
     for number in numbers:
-        print(sweep_deal(number, args.room or None, args.progress, trace=not args.no_trace), flush=True)
+        line = sweep_deal(
+            number,
+            args.room or None,
+            args.progress,
+            trace=not args.no_trace,
+            width=args.width,
+            solutions=args.solutions,
+        )
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -319,6 +319,21 @@ def test_solve_benchmark_keeps_each_decided_deal_as_a_solution_that_check_and_fl
     assert f"{6 - len(decided)} unknown" in floor.stdout, floor.stderr
 
 
+def test_sweep_benchmark_narrowed_keeps_its_wins_and_exhaustive_losses_as_solutions(tmp_path: Path) -> None:
+    # 300 rests a card: deal 1 ends without a win (proving nothing, so not kept), deal 2 is
+    # won, and deal 194 never has more than 300, so its sweep is exhaustive: unwinnable.
+    path = tmp_path / "sweep.jsonl"
+    sweep_py = FLOOR.with_name("sweep.py")
+    args = ["--deals", "1,2,194", "--width", "300", "--room", "0", "--solutions", str(path)]
+    out = subprocess.run([sys.executable, str(sweep_py), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    verdicts = [line.split()[:2] for line in out.stdout.splitlines()]
+    assert verdicts == [["1", "no"], ["2", "won"], ["194", "unwinnable"]]
+    solutions = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(s["deal"]["deal"], s["result"]) for s in solutions] == [(2, "won"), (194, "unwinnable")]
+    assert run("check", str(path)).stdout.startswith("ok 2 solutions (1 won, 1 unwinnable)")
+
+
 def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Path, tmp_path: Path) -> None:
     db = tmp_path / "damaged-line.sqlite"
     db.write_bytes(surveyed.read_bytes())
