@@ -80,7 +80,7 @@ def sweep_deal(
         stats = {
             "seconds": round(time.perf_counter() - started, 4),
             "states": search.states,
-            "peak_table": sweep.weight,
+            "weight": sweep.weight,  # where the sweep ended, not its peak
         }
         with open(solutions, "a", encoding="utf-8") as file:
             file.write(json.dumps(Solution(start, verdict, moves, stats).to_dict()) + "\n")
