@@ -1,11 +1,13 @@
-"""The ``--deals`` option that the benchmark scripts share."""
+"""The options that the benchmark scripts share: ``--deals`` and ``--solutions``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from cardtable import CardtableError
 from cardtable.cli.survey import parse_deal_list
+from cardtable.formats import Solution
 
 
 def deal_numbers(parser: argparse.ArgumentParser, deals: str) -> list[int]:
@@ -14,3 +16,19 @@ def deal_numbers(parser: argparse.ArgumentParser, deals: str) -> list[int]:
         return parse_deal_list(deals)
     except CardtableError as problem:
         parser.error(str(problem))
+
+
+def solutions_file(parser: argparse.ArgumentParser, path: str | None) -> str | None:
+    """``--solutions FILE``, checked before any deal is run: a file that cannot be added to ends the script with the parser's usage, not after hours of solving."""
+    if path is not None:
+        try:
+            open(path, "a", encoding="utf-8").close()
+        except OSError as problem:
+            parser.error(f"cannot add solutions to {path!r}: {(problem.strerror or str(problem)).lower()}")
+    return path
+
+
+def add_solution(path: str, solution: Solution) -> None:
+    """Add one solution (formats.md) to a JSON Lines file, as it comes, so that a run stopped part way keeps what it decided."""
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps(solution.to_dict()) + "\n")

@@ -16,15 +16,14 @@ positions, so the verdicts are the same on any machine and only the times vary.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 
 from cardtable import CardtableError, deal, load_game
-from cardtable.cli.survey import parse_deal_list
 from cardtable.formats import Solution
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP
+from deal_args import add_solution, deal_numbers, solutions_file  # beside this script, so on its path
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -49,9 +48,10 @@ def main() -> None:
     args = parser.parse_args()
     try:
         spec = load_game(args.game)
-        numbers = parse_deal_list(args.deals)
     except CardtableError as problem:
         parser.error(str(problem))
+    numbers = deal_numbers(parser, args.deals)
+    solutions_file(parser, args.solutions)
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     seconds: list[float] = []
     states = 0
@@ -62,9 +62,7 @@ def main() -> None:
             start, Limit(states=args.max_states, seconds=args.timeout or None, table=args.max_table)
         )
         if args.solutions and result.status != "unknown":
-            with open(args.solutions, "a", encoding="utf-8") as file:
-                record = Solution(start, result.status, result.moves, result.stats)
-                file.write(json.dumps(record.to_dict()) + "\n")
+            add_solution(args.solutions, Solution(start, result.status, result.moves, result.stats))
         counts[result.status] += 1
         seconds.append(result.seconds)
         states += result.states

@@ -27,7 +27,6 @@ a line of JSON (formats.md), which ``cardtable check`` replays.
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sys
 import time
@@ -37,7 +36,7 @@ from cardtable.formats import Solution
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.solver.sweep import Sweep, SweepTooLarge
 from cardtable.solver.updown import Search, unpack
-from deal_args import deal_numbers  # beside this script, so on its path
+from deal_args import add_solution, deal_numbers, solutions_file  # beside this script, so on its path
 
 LOOK_EVERY = 20_000
 """Rests swept between two looks at the clock, when progress is asked for."""
@@ -82,8 +81,7 @@ def sweep_deal(
             "states": search.states,
             "weight": sweep.weight,  # where the sweep ended, not its peak
         }
-        with open(solutions, "a", encoding="utf-8") as file:
-            file.write(json.dumps(Solution(start, verdict, moves, stats).to_dict()) + "\n")
+        add_solution(solutions, Solution(start, verdict, moves, stats))
     return f"{number:>8} {verdict:<24} {_standing(sweep, started)}"
 
 
@@ -123,6 +121,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
+    if args.width is not None and args.width < 1:
+        parser.error(f"--width must be at least 1, not {args.width}")
+    solutions_file(parser, args.solutions)
     for number in numbers:
         line = sweep_deal(
             number,

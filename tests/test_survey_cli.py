@@ -373,6 +373,39 @@ def test_a_bad_range_is_one_line(tmp_path: Path, command: str, deals: str, words
     assert not db.exists()
 
 
+@pytest.mark.parametrize(
+    ("script", "args", "words"),
+    [
+        ("sweep.py", ["--width", "0"], "--width must be at least 1, not 0"),
+        ("sweep.py", ["--solutions", "{missing}"], "cannot add solutions to '{missing}': no such file"),
+        (
+            "solve.py",
+            ["fan", "--solutions", "{missing}"],
+            "cannot add solutions to '{missing}': no such file",
+        ),
+        ("solve.py", ["fan", "--deals", "1-x"], "not a deal range: '1-x'"),
+    ],
+)
+def test_a_benchmark_refuses_bad_options_before_it_solves_anything(
+    tmp_path: Path, script: str, args: list[str], words: str
+) -> None:
+    missing = str(tmp_path / "no" / "such.jsonl")
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(FLOOR.with_name(script)),
+            "--deals",
+            "194",
+            *[a.format(missing=missing) for a in args],
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2
+    assert words.format(missing=missing) in out.stderr
+    assert "Traceback" not in out.stderr and not out.stdout
+
+
 def test_a_list_of_deals_reads_each_part_as_a_range() -> None:
     # benchmarks/solve.py and stock_phase.py take "13,40-42" to run chosen deals.
     assert parse_deal_list("13,40-42") == [13, 40, 41, 42]
