@@ -334,6 +334,22 @@ def test_sweep_benchmark_narrowed_keeps_its_wins_and_exhaustive_losses_as_soluti
     assert run("check", str(path)).stdout.startswith("ok 2 solutions (1 won, 1 unwinnable)")
 
 
+def test_line_ranks_benchmark_finds_the_won_line_within_the_width_at_every_cut() -> None:
+    # Deal 2's sweep 300 rests wide wins (deal 1's does not): its line was kept at every cut,
+    # so fewer than 300 rests can have scored better there; the start's level holds one rest.
+    line_ranks = FLOOR.with_name("line_ranks.py")
+    args = ["--deals", "1,2", "--width", "300", "--within", "100", "--cards"]
+    out = subprocess.run([sys.executable, str(line_ranks), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    no_win, won, *cuts = out.stdout.splitlines()
+    assert no_win.split() == ["1", "no", "win", "300", "wide"]
+    assert won.startswith("       2 won 300 wide; worst after card ")
+    better = [int(cut.split(":")[1].split()[0].replace(",", "")) for cut in cuts]
+    assert len(better) == 66 and better[0] == 0 and cuts[0].split()[-2:] == ["of", "1"]
+    assert max(better) < 300
+    assert won.endswith(f"more than 100 better at {sum(b > 100 for b in better)} of 66 cuts")
+
+
 def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Path, tmp_path: Path) -> None:
     db = tmp_path / "damaged-line.sqlite"
     db.write_bytes(surveyed.read_bytes())
@@ -377,6 +393,7 @@ def test_a_bad_range_is_one_line(tmp_path: Path, command: str, deals: str, words
     ("script", "args", "words"),
     [
         ("sweep.py", ["--width", "0"], "--width must be at least 1, not 0"),
+        ("line_ranks.py", ["--width", "0"], "--width must be at least 1, not 0"),
         ("sweep.py", ["--solutions", "{missing}"], "cannot add solutions to '{missing}': no such file"),
         (
             "solve.py",
