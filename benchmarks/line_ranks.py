@@ -11,10 +11,11 @@ in the same order every time) and counts, at each card, the rests that score
 strictly better than the line's and those that score the same (ties go by the
 rest's bits). It prints the worst card and the number of cards at which more
 than ``--within`` rests (default: the solver's width,
-:data:`~cardtable.solver.sweep.FIRST_WIDTH`) score better: there the solver's
-narrowed sweep cuts the line, whatever the ties. A judge that wins the deal at
-that width must rank the line higher at those cards. ``--cards`` prints every
-card's counts too.
+:data:`~cardtable.solver.sweep.FIRST_WIDTH`) score better: a cut that narrow
+there would drop the line, whatever the ties, so a judge meant to keep it
+within that width must rank it higher there. (A sweep that narrow from its
+first card meets other rests, and may win by another line.) ``--cards``
+prints every card's counts too.
 """
 
 from __future__ import annotations
