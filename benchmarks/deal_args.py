@@ -1,4 +1,4 @@
-"""The options that the benchmark scripts share: ``--deals`` and ``--solutions``."""
+"""The options that the benchmark scripts share: ``--deals``, ``--solutions`` and a sweep's ``--width``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,13 @@ def deal_numbers(parser: argparse.ArgumentParser, deals: str) -> list[int]:
         return parse_deal_list(deals)
     except CardtableError as problem:
         parser.error(str(problem))
+
+
+def sweep_width(parser: argparse.ArgumentParser, width: int | None) -> int | None:
+    """``--width W``, the rests a narrowed sweep keeps a card (None: no narrowing); below 1 ends the script with the parser's usage."""
+    if width is not None and width < 1:
+        parser.error(f"--width must be at least 1, not {width}")
+    return width
 
 
 def solutions_file(parser: argparse.ArgumentParser, path: str | None) -> str | None:

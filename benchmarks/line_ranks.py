@@ -21,11 +21,16 @@ prints every card's counts too.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import TypeVar
 
 from cardtable import deal, load_game
 from cardtable.solver.sweep import FIRST_WIDTH, Sweep
 from cardtable.solver.updown import Search
-from deal_args import deal_numbers  # beside this script, so on its path
+from deal_args import deal_numbers, sweep_width  # beside this script, so on its path
+
+SweepKind = TypeVar("SweepKind", bound=Sweep)
+"""The kind of sweep :func:`_swept` runs: the plain one, or one that ranks the line."""
 
 Standing = tuple[int, int, int]
 """The line's standing at one stock card: rests scoring better, rests scoring the same, rests judged."""
@@ -53,12 +58,18 @@ class _Ranking(Sweep):
         super()._narrow(dealt)
 
 
-def winning_line(number: int, width: int) -> dict[int, int] | None:
-    """The rest of the narrowed sweep's win as it first reaches each count of stock cards dealt; None if it does not win."""
+def _swept(number: int, make: Callable[[Search], SweepKind]) -> tuple[Search, SweepKind]:
+    """A deal's search and the sweep ``make`` gives it, swept to its end with no budget."""
     search = Search(deal(load_game("acey-and-kingsley"), number))
     search.due = 1 << 62  # no budget: the sweep never needs to look
-    sweep = Sweep(search, None, width)
+    sweep = make(search)
     sweep.advance(1 << 62, lambda: None)
+    return search, sweep
+
+
+def winning_line(number: int, width: int) -> dict[int, int] | None:
+    """The rest of the narrowed sweep's win as it first reaches each count of stock cards dealt; None if it does not win."""
+    search, sweep = _swept(number, lambda search: Sweep(search, None, width))
     if sweep.win is None:
         return None
     waste_mask, stock_out = search.layout.waste_mask, len(search.line)
@@ -74,10 +85,7 @@ def winning_line(number: int, width: int) -> dict[int, int] | None:
 
 def standings(number: int, width: int, line: dict[int, int]) -> dict[int, Standing]:
     """The line's standing at each cut: by the stock cards dealt (0: the start's level)."""
-    search = Search(deal(load_game("acey-and-kingsley"), number))
-    search.due = 1 << 62
-    sweep = _Ranking(search, width, line)
-    sweep.advance(1 << 62, lambda: None)
+    _, sweep = _swept(number, lambda search: _Ranking(search, width, line))
     return sweep.standings
 
 
@@ -116,8 +124,7 @@ def main() -> None:
     )
     parser.add_argument("--cards", action="store_true", help="print every card's counts")
     options = parser.parse_args()
-    if options.width < 1:
-        parser.error(f"--width must be at least 1, not {options.width}")
+    sweep_width(parser, options.width)
     for number in deal_numbers(parser, options.deals):
         print("\n".join(report(number, options.width, options.within, options.cards)), flush=True)
 

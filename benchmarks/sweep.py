@@ -36,7 +36,12 @@ from cardtable.formats import Solution
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.solver.sweep import Sweep, SweepTooLarge
 from cardtable.solver.updown import Search, unpack
-from deal_args import add_solution, deal_numbers, solutions_file  # beside this script, so on its path
+from deal_args import (  # beside this script, so on its path
+    add_solution,
+    deal_numbers,
+    solutions_file,
+    sweep_width,
+)
 
 LOOK_EVERY = 20_000
 """Rests swept between two looks at the clock, when progress is asked for."""
@@ -121,8 +126,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
-    if args.width is not None and args.width < 1:
-        parser.error(f"--width must be at least 1, not {args.width}")
+    sweep_width(parser, args.width)
     solutions_file(parser, args.solutions)
     for number in numbers:
         line = sweep_deal(
