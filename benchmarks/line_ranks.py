@@ -48,7 +48,7 @@ class _Ranking(Sweep):
         here = [level for level in self.levels if level[0] == dealt]
         bits = self._judged_bits()
         rest_mask = (1 << bits) - 1
-        judged = list(self._judged(here, bits))
+        judged = list(self._judged(here))
         scores = [code >> bits for code in judged if code & rest_mask == self.line[dealt]]
         # the line reaches every count of cards dealt, and this sweep visits what the first one did
         assert len(scores) == 1, f"the line's rest after card {dealt} was not among the rests judged"

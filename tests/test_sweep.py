@@ -167,42 +167,21 @@ def test_a_narrowed_sweep_wins_only_with_lines_that_replay(state: State, width: 
         assert solve(state, Limit(states=20_000), prune=False).status in ("unwinnable", "unknown")
 
 
-def waste_gain(search: Search, found: int, ranks: tuple[int, ...]) -> int:
-    """What sending this waste's tops home one after another can add to the promise, at best, tried every way."""
-    if not ranks or not search.takes[found] >> ranks[0] & 1:
-        return 0
-    pairs, at = search.classes[found][0], search.layout.found
-    return max(
-        0,
-        *(
-            5 + 3 * (search.classes[after >> at][0] - pairs) + waste_gain(search, after >> at, ranks[1:])
-            for _, after in search.home(found, ranks[0])
-        ),
-    )
-
-
-def judged(sweep: Sweep, rest: int, node: int) -> int:
-    """The narrowing judge's score of a rest, worked out waste by waste."""
-    search, found = sweep.search, rest >> sweep._found_at
-    gain = max(waste_gain(search, found, ranks) for ranks in members(sweep.sets, node))
-    return search.promise(found, sweep._waste_length(rest)) + gain
-
-
 def test_a_narrowed_sweep_keeps_the_most_promising_rests_after_each_card() -> None:
     # Deal 13 kept 1,000 rests wide: after every stock card, the rests that cards
-    # dealt brought are cut to the width, the best judged first: by the promise of
-    # the best each waste of the rest's set can make by sending its tops home.
+    # dealt brought are cut to the width, the best judged first.
     sweep = Sweep(searching(13), None, width=1_000)
     dropped: list[int] = []
     narrow = sweep._narrow
 
     def watched(dealt: int) -> None:
-        arrived = {rest: node for (at, _), rests in sweep.levels.items() if at == dealt for rest, node in rests.items()}
+        arrived = [rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests]
         narrow(dealt)
         kept = {rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests}
         assert len(kept) == min(len(arrived), 1_000)
         if kept != set(arrived):
-            score = {rest: judged(sweep, rest, node) for rest, node in arrived.items()}
+            judge = sweep.search.promise
+            score = {rest: judge(rest >> sweep._found_at, sweep._waste_length(rest)) for rest in arrived}
             worst_kept = min(score[rest] for rest in kept)
             assert worst_kept >= max(score[rest] for rest in arrived if rest not in kept)
             dropped.append(dealt)

@@ -479,28 +479,25 @@ class Sweep:
         multiply, but the best of them with every waste that reaches them still
         cover far more positions than a beam of positions as wide. Rests are
         judged as the beams judge positions (:meth:`~cardtable.solver.updown.Search.promise`):
-        a rest fixes its wastes' length and its free pairs; to that the judge
-        adds what sending waste tops home in a row would gain
-        (:meth:`_waste_gain`); ties go to the larger key, so that every machine
-        keeps the same rests. Only cards dealt bring a rest to this level until
-        it is swept, so all of them are here to judge.
+        a rest fixes its wastes' length and its free pairs; ties go to the larger
+        key, so that every machine keeps the same rests. Only cards dealt bring a
+        rest to this level until it is swept, so all of them are here to judge.
         """
         here = [level for level in self.levels if level[0] == dealt]
         count = sum(len(self.levels[level]) for level in here)
         width = self.width
         if width is None or count <= width:
             return
-        bits = self._judged_bits()  # judging may name new classes, so counted before
-        judged = sorted(self._judged(here, bits), reverse=True)
-        rest_mask = (1 << bits) - 1
+        judged = sorted(self._judged(here), reverse=True)
+        rest_mask = (1 << self._judged_bits()) - 1
         kept = {code & rest_mask for code in judged[:width]}
         for level in here:
             self.levels[level] = {rest: wastes for rest, wastes in self.levels[level].items() if rest in kept}
         self._entries -= count - width
         self.narrowed = True
 
-    def _judged(self, levels: list[Level], bits: int) -> Iterator[int]:
-        """The rests of these levels (of one stock card) as ints that sort as (score, rest) do: the score above the rest's ``bits``.
+    def _judged(self, levels: list[Level]) -> Iterator[int]:
+        """The rests of these levels (of one stock card) as ints that sort as (promise, rest) do: the promise above the rest's bits.
 
         Narrowing judged each rest through method calls (three a rest, and a
         tuple to sort by): a third of a narrowed sweep's time (deal 13 at 30,000
@@ -510,52 +507,24 @@ class Sweep:
         each of those is worked out once.
         """
         search, at = self.search, self.search.layout
-        found_at = at.found
+        bits, found_at = self._judged_bits(), at.found
         shift, mask = at.heights, (1 << at.found - at.heights) - 1  # reserve heights and tableau together
         held: dict[int, int] = {}  # cards in the reserves and on the tableau, by those fields
-        promised: dict[int, int] = {}  # the promise, by waste length and class
-        gains: dict[int, int] = {}  # what the waste tops can gain, by class and set (see _waste_gain)
+        promised: dict[int, int] = {}  # the judge's score, by waste length and class
         for dealt, home in levels:
             waste_left = self._cards - home - (len(search.line) - dealt)
-            for rest, node in self.levels[dealt, home].items():
+            for rest in self.levels[dealt, home]:
                 fields = rest >> shift & mask
                 cards = held.get(fields)
                 if cards is None:
                     cards = held[fields] = self._held(rest)
                 waste, found = waste_left - cards, rest >> found_at
-                promise = promised.get(found << 7 | waste)
-                if promise is None:
-                    promise = promised[found << 7 | waste] = search.promise(found, waste) + PROMISE_OFFSET
-                yield promise + self._waste_gain(node, found, gains) << bits | rest
-
-    def _waste_gain(self, node: int, found: int, gains: dict[int, int]) -> int:
-        """How much the judge's promise can rise by sending the tops of a waste of the set home one after another, at best.
-
-        A rest is judged as soon as a deal brings it to its level, before it
-        plays what it can: one whose waste top could go home at once was
-        scored by a waste a card too long, and lost its place to rests that had
-        played already. On the eight deals of 1-1000 that a sweep 100,000 wide
-        wins but the solver did not at 60 s, at 38 of the 48 cuts where more
-        than 30,000 rests scored better than the winning line's, the line's
-        rest had a waste top that could go home. Each card sent home from the waste
-        gains 5 and the pairs it makes or breaks 3 each, as in
-        :meth:`~cardtable.solver.updown.Search.promise`; the set's wastes
-        share their lower parts, so ``gains`` (by class and node) works each
-        part out once a cut.
-        """
-        memo_key = found << 40 | node  # no sweep holds 2 ** 40 sets
-        gain = gains.get(memo_key)
-        if gain is None:
-            search, found_at = self.search, self.search.layout.found
-            gain, takes, pairs = 0, search.takes[found], search.classes[found][0]
-            for card, below in self.sets.tops(node):
-                if takes >> card & 1:
-                    for _, after in search.home(found, card):
-                        after >>= found_at
-                        more = 5 + 3 * (search.classes[after][0] - pairs)
-                        gain = max(gain, more + self._waste_gain(below, after, gains))
-            gains[memo_key] = gain
-        return gain
+                score = promised.get(found << 7 | waste)
+                if score is None:
+                    score = promised[found << 7 | waste] = (
+                        search.promise(found, waste) + PROMISE_OFFSET << bits
+                    )
+                yield score | rest
 
     def _judged_bits(self) -> int:
         """Bits enough for any rest: the fields below the foundations' class, and the class numbers given so far."""
