@@ -284,6 +284,51 @@ def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_
     assert f"together, deals 1-40: {won} won, {lost} unwinnable, {40 - won - lost} unknown" in out.stdout
 
 
+def floor(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(FLOOR), *map(str, args)], capture_output=True, text=True)
+
+
+def test_floor_writes_the_runs_together_as_csv_and_plot_and_never_over_a_file_it_reads(
+    surveyed: Path, tmp_path: Path
+) -> None:
+    survey_csv = tmp_path / "fan.csv"
+    assert run("report", "fan", "--db", str(surveyed), "--csv", str(survey_csv)).exit_code == 0
+    extra = tmp_path / "extra.jsonl"  # a later run: nothing new, but a file of its own kind
+    extra.write_text("")
+    together, png = tmp_path / "together.csv", tmp_path / "together.png"
+    out = floor(survey_csv, extra, "--deals", "1-45", "--csv", together, "--plot", png)
+    assert out.returncode == 0, out.stderr
+    with together.open(newline="") as file:
+        rows = [(int(r["deal"]), r["verdict"], r["settled_by"]) for r in csv.DictReader(file)]
+    by_deal = {row[2]: row[3] for row in table(surveyed)}
+    assert rows == [
+        (deal, verdict, "fan.csv" if verdict != "unknown" else "")
+        for deal in range(1, 46)
+        for verdict in [by_deal.get(deal, "unknown")]
+    ]
+    assert png.read_bytes().startswith(b"\x89PNG")
+    summary = [line for line in out.stdout.splitlines() if line.startswith("together,")]
+    again = floor(together, "--deals", "1-45")
+    assert summary == [line for line in again.stdout.splitlines() if line.startswith("together,")]
+    before = survey_csv.read_bytes()
+    refused = floor(survey_csv, "--deals", "1-45", "--csv", survey_csv)
+    assert refused.returncode == 2
+    assert f"{str(survey_csv)!r} is one of the files read: it would be overwritten" in refused.stderr
+    assert survey_csv.read_bytes() == before
+
+
+def test_floor_fails_on_a_deal_won_in_one_run_and_proved_lost_in_another(tmp_path: Path) -> None:
+    won, lost = tmp_path / "won.csv", tmp_path / "lost.csv"
+    won.write_text("deal,verdict\n1,won\n2,unknown\n")
+    lost.write_text("deal,verdict\n2,unwinnable\n1,unwinnable\n")
+    out = floor(won, lost, "--deals", "1-2")
+    assert out.returncode == 1
+    assert "deal 1 won in one run and proved lost in another: lost.csv, won.csv" in out.stderr
+    odd = tmp_path / "odd.csv"
+    odd.write_text("deal,verdict\n1,maybe\n")
+    assert "is no survey CSV" in floor(odd, "--deals", "1-2").stderr
+
+
 def test_solve_benchmark_keeps_each_decided_deal_as_a_solution_that_check_and_floor_read(
     tmp_path: Path,
 ) -> None:

@@ -17,6 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from cardtable.core.errors import CardtableError
+from cardtable.solver.search import Status
 from cardtable.survey.stats import running
 from cardtable.survey.task import VERDICTS, Outcome
 
@@ -31,10 +32,21 @@ class PlotError(CardtableError):
 def draw(outcomes: Sequence[Outcome], title: str, path: str | Path) -> None:
     """Save the two panels for ``outcomes`` (in deal order) to ``path``; the suffix picks the format."""
     figure = Figure(figsize=(10, 4.2), layout="constrained")
-    FigureCanvasAgg(figure)
     left, right = figure.subplots(1, 2, width_ratios=(3, 2))
-    _running(left, outcomes)
+    _running(left, [outcome.verdict for outcome in outcomes])
     _histogram(right, outcomes)
+    _save(figure, title, path)
+
+
+def draw_running(verdicts: Sequence[Status], title: str, path: str | Path) -> None:
+    """Save the running winnability alone for ``verdicts`` (in deal order): for verdicts that several runs gave together, which have no one solve time."""
+    figure = Figure(figsize=(6.5, 4.2), layout="constrained")
+    _running(figure.subplots(), verdicts)
+    _save(figure, title, path)
+
+
+def _save(figure: Figure, title: str, path: str | Path) -> None:
+    FigureCanvasAgg(figure)
     figure.suptitle(title)
     try:
         figure.savefig(path, dpi=110)
@@ -42,8 +54,8 @@ def draw(outcomes: Sequence[Outcome], title: str, path: str | Path) -> None:
         raise PlotError(f"cannot write the plot {str(path)!r}: {error}") from None
 
 
-def _running(axes: Axes, outcomes: Sequence[Outcome]) -> None:
-    estimates = running(outcomes)
+def _running(axes: Axes, verdicts: Sequence[Status]) -> None:
+    estimates = running(verdicts)
     surveyed = range(1, len(estimates) + 1)
     axes.fill_between(
         surveyed,

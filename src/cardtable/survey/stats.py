@@ -19,10 +19,11 @@ all as lost, its upper end all as won.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from cardtable.solver.search import Status
 from cardtable.survey.task import Outcome
 
 Z95: Final = 1.959963984540054
@@ -119,11 +120,15 @@ def summarize(outcomes: Sequence[Outcome]) -> Summary:
     )
 
 
-def running(outcomes: Sequence[Outcome]) -> list[Winnability]:
-    """The estimate after each result in turn: how it settles as deals are surveyed."""
+def running(verdicts: Iterable[Status]) -> list[Winnability]:
+    """The estimate after each verdict in turn: how it settles as deals are surveyed.
+
+    It takes verdicts rather than outcomes so that what several runs say together
+    (``benchmarks/floor.py``), which has no one solve time, plots the same way.
+    """
     counts = {"won": 0, "unwinnable": 0, "unknown": 0}
     estimates = []
-    for outcome in outcomes:
-        counts[outcome.verdict] += 1
+    for verdict in verdicts:
+        counts[verdict] += 1
         estimates.append(winnability(**counts))
     return estimates
