@@ -88,9 +88,9 @@ def main() -> None:
         found = read_run(parser, path, deals)
         for verdict in DECISIVE:
             for deal in found[verdict]:
-                if settled.setdefault(deal, (verdict, path.name))[0] != verdict:
+                if settled.setdefault(deal, (verdict, str(path)))[0] != verdict:
                     sys.exit(
-                        f"deal {deal} won in one run and proved lost in another: {path.name}, {settled[deal][1]}"
+                        f"deal {deal} won in one run and proved lost in another: {str(path)!r}, {settled[deal][1]!r}"
                     )
         print(f"{path.name:<64} " + "  ".join(f"{len(found[v]):>5} {v}" for v in VERDICTS))
     won, lost = ({deal for deal, (v, _) in settled.items() if v == verdict} for verdict in DECISIVE)

@@ -302,7 +302,7 @@ def test_floor_writes_the_runs_together_as_csv_and_plot_and_never_over_a_file_it
         rows = [(int(r["deal"]), r["verdict"], r["settled_by"]) for r in csv.DictReader(file)]
     by_deal = {row[2]: row[3] for row in table(surveyed)}
     assert rows == [
-        (deal, verdict, "fan.csv" if verdict != "unknown" else "")
+        (deal, verdict, str(survey_csv) if verdict != "unknown" else "")
         for deal in range(1, 46)
         for verdict in [by_deal.get(deal, "unknown")]
     ]
@@ -323,7 +323,7 @@ def test_floor_fails_on_a_deal_won_in_one_run_and_proved_lost_in_another(tmp_pat
     lost.write_text("deal,verdict\n2,unwinnable\n1,unwinnable\n")
     out = floor(won, lost, "--deals", "1-2")
     assert out.returncode == 1
-    assert "deal 1 won in one run and proved lost in another: lost.csv, won.csv" in out.stderr
+    assert f"deal 1 won in one run and proved lost in another: {str(lost)!r}, {str(won)!r}" in out.stderr
     odd = tmp_path / "odd.csv"
     odd.write_text("deal,verdict\n1,maybe\n")
     assert "is no survey CSV" in floor(odd, "--deals", "1-2").stderr

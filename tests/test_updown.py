@@ -178,9 +178,7 @@ def test_with_the_stock_out_a_card_home_needs_no_lifts_but_those_that_pair_two_p
         swept.add((found, tuple(sorted((*cells, card))), True))
     for ranks, paired in pairings(found, 4 - len(cells)):
         swept |= sent_home(paired, tuple(sorted((*cells, *ranks))), card)
-    covered = {
-        (*reached, used) for place, others, used in swept for reached in after_lifts(place, others)
-    }
+    covered = {(*reached, used) for place, others, used in swept for reached in after_lifts(place, others)}
     from_start = after_lifts(found, cells)
     for lifted, on in from_start - {(found, cells)}:
         for after, left, used_card in sent_home(lifted, on, card):
