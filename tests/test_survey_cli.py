@@ -39,6 +39,10 @@ def run(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
 
 
+def floor(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(FLOOR), *map(str, args)], capture_output=True, text=True)
+
+
 def survey(db: Path, deals: str = "1-30", *extra: str) -> Result:
     result = run("survey", "fan", "--deals", deals, "--workers", "2", "--db", str(db), *BUDGET, *extra)
     trace = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
@@ -255,9 +259,7 @@ def test_solutions_named_gz_are_written_compressed_and_checked_as_they_are(
     assert again.read_bytes() == packed.read_bytes()  # no time stamp: the same text, the same bytes
     assert run("check", str(packed)).stdout == run("check", str(plain)).stdout
     won = sum(row[3] == "won" for row in table(surveyed))
-    out = subprocess.run(
-        [sys.executable, str(FLOOR), str(packed), "--deals", "1-40"], capture_output=True, text=True
-    )
+    out = floor(packed, "--deals", "1-40")
     assert f"together, deals 1-40: {won} won, 0 unwinnable, {40 - won} unknown" in out.stdout, out.stderr
     damaged = tmp_path / "damaged.jsonl.gz"
     damaged.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
@@ -277,15 +279,9 @@ def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_
         (row[2], row[3], row[4], "200") for row in table(surveyed)
     ]
     won, lost = (sum(row[3] == verdict for row in table(surveyed)) for verdict in ("won", "unwinnable"))
-    out = subprocess.run(
-        [sys.executable, str(FLOOR), str(path), "--deals", "1-40"], capture_output=True, text=True
-    )
+    out = floor(path, "--deals", "1-40")
     assert out.returncode == 0, out.stderr
     assert f"together, deals 1-40: {won} won, {lost} unwinnable, {40 - won - lost} unknown" in out.stdout
-
-
-def floor(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(FLOOR), *map(str, args)], capture_output=True, text=True)
 
 
 def test_floor_writes_the_runs_together_as_csv_and_plot_and_never_over_a_file_it_reads(
@@ -358,10 +354,8 @@ def test_solve_benchmark_keeps_each_decided_deal_as_a_solution_that_check_and_fl
     solutions = [json.loads(line) for line in path.read_text().splitlines()]
     assert [[str(s["deal"]["deal"]), s["result"]] for s in solutions] == decided
     assert run("check", str(path)).stdout.startswith(f"ok {len(decided)} solutions")
-    floor = subprocess.run(
-        [sys.executable, str(FLOOR), str(path), "--deals", "1-6"], capture_output=True, text=True
-    )
-    assert f"{6 - len(decided)} unknown" in floor.stdout, floor.stderr
+    together = floor(path, "--deals", "1-6")
+    assert f"{6 - len(decided)} unknown" in together.stdout, together.stderr
 
 
 def test_sweep_benchmark_narrowed_keeps_its_wins_and_exhaustive_losses_as_solutions(tmp_path: Path) -> None:
