@@ -104,7 +104,8 @@ class WasteSets:
     def __init__(self) -> None:
         self.edges: list[int | tuple[int, ...]] = [(), ()]
         """Each node's tops, packed: an int for one top, a tuple of them for several (see above)."""
-        self._numbers: dict[int | tuple[int, ...], int] = {}
+        self.numbers: dict[int | tuple[int, ...], int] = {}
+        """Each node's number by its packed tops: read directly where a sweep deals (see :meth:`on`)."""
         self._unions: dict[tuple[int, int], int] = {}
         self._differences: dict[tuple[int, int], int] = {}
 
@@ -137,9 +138,9 @@ class WasteSets:
 
     def _named(self, name: tuple[int, ...]) -> int:
         """The number of the set with several tops, packed in rank order (see the class)."""
-        number = self._numbers.get(name)
+        number = self.numbers.get(name)
         if number is None:
-            number = self._numbers[name] = len(self.edges)
+            number = self.numbers[name] = len(self.edges)
             self.edges.append(name)
         return number
 
@@ -157,9 +158,9 @@ class WasteSets:
         set with one top is named by that top alone, with no dict to sort.
         """
         name = node << TOP_BITS | card
-        number = self._numbers.get(name)
+        number = self.numbers.get(name)
         if number is None:
-            number = self._numbers[name] = len(self.edges)
+            number = self.numbers[name] = len(self.edges)
             self.edges.append(name)
         return number
 
@@ -213,7 +214,7 @@ class WasteSets:
         by copying what its rests still to sweep hold into fresh tables.
         """
         old = self.edges
-        self.edges, self._numbers = [(), ()], {}
+        self.edges, self.numbers = [(), ()], {}
         self.forget_merges()
         renumbered = {EMPTY: EMPTY, BARE: BARE}
 
@@ -392,12 +393,11 @@ class Sweep:
     def _sweep(self) -> Generator[None, None, None]:
         """Sweep the stock phase level by level, then the endgame; yield after each rest. Sets :attr:`win` on a win."""
         search, sets = self.search, self.sets
-        dealt_at, dealt_mask = search.layout.position, search.layout.position_mask
         start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
         first, lowest = search.dealt(start), self._home(start)
         self._keep(
-            self._waiting(start) if first == stock_out else self._level(first, start),
+            self._waiting(start) if first == stock_out else self.levels.setdefault((first, lowest), {}),
             start,
             sets.of(waste_ranks(search, search.root)),
         )
@@ -405,14 +405,8 @@ class Sweep:
             self.dealt = dealt
             self._narrow(dealt)
             for home in range(lowest, 105):
-                for rest, node in self.levels.get((dealt, home), {}).items():
-                    yield
-                    for after, wastes in self._moves(rest, node):
-                        if (dealt_after := after >> dealt_at & dealt_mask) == stock_out:
-                            settled = search.settle(after)[0]
-                            self._keep(self._waiting(settled), settled, wastes)
-                        else:
-                            self._keep(self._level(dealt_after, after), after, wastes)
+                if rests := self.levels.get((dealt, home)):
+                    yield from self._sweep_level(rests, dealt, home)
                 if not self.trace and (dealt, home) in self.levels:  # nothing comes back to a level swept
                     self._entries -= len(self.levels.pop((dealt, home)))
             sets.forget_merges()
@@ -420,6 +414,60 @@ class Sweep:
             self._project(dealt, stock_out)
         self.dealt = stock_out
         yield from self._endgame()
+
+    def _sweep_level(self, rests: dict[int, int], dealt: int, home: int) -> Iterator[None]:
+        """Sweep the rests of one stock-phase level; yield before each.
+
+        The hot path of every sweep. Each kind of move leads to one level: a
+        reserve's or the waste's card home to one more card home, a tableau card
+        home to that and one more card dealt (the stock refills its pile), a deal
+        to one more card dealt. So each level is looked up once here, not once a
+        move, and a move's rest is kept in it inline. The last stock card's deal
+        and tableau plays reach the endgame, and are settled into it at the end.
+        """
+        sets, levels, line, at = self.sets, self.levels, self.search.line, self.search.layout
+        last = dealt + 1 == len(line)
+        reached: dict[int, int] = {}  # the last card's: the stock out, not yet settled
+        to_home = levels.setdefault((dealt, home + 1), {})
+        to_dealt = reached if last else levels.setdefault((dealt + 1, home), {})
+        to_both = reached if last else levels.setdefault((dealt + 1, home + 1), {})
+        incoming, numbers, union, homes = line[dealt], sets.numbers, sets.union, self._homes
+        dealt_at, dealt_mask = at.position, at.position_mask
+        for rest, node in rests.items():
+            yield
+            added = 0
+            for after, wastes in homes(rest, node, incoming):
+                target = to_home if after >> dealt_at & dealt_mask == dealt else to_both
+                old = target.get(after)
+                if old is None:
+                    target[after] = wastes
+                    added += 1
+                else:
+                    target[after] = union(old, wastes)
+            after = rest + at.one_dealt
+            wastes = numbers.get(node << TOP_BITS | incoming) or sets.on(incoming, node)
+            old = to_dealt.get(after)
+            if old is None:
+                to_dealt[after] = wastes
+                added += 1
+            else:
+                to_dealt[after] = union(old, wastes)
+            self._entries += added
+        if last:
+            self._into_endgame(reached)
+
+    def _into_endgame(self, reached: dict[int, int]) -> None:
+        """Keep the rests that the last stock card's deal or a tableau card home reached, settled, as the endgame's.
+
+        Settling sends home what can go (:meth:`~cardtable.solver.updown.Search.settle`)
+        and leaves the reserves and the waste alone, so rests that meet before it
+        meet after it too: each is settled once, whatever the moves that reached it.
+        """
+        settle = self.search.settle
+        for rest, wastes in reached.items():
+            settled = settle(rest)[0]
+            self._keep(self._waiting(settled), settled, wastes)
+        self._entries -= len(reached)
 
     def _put_away(self, dealt: int) -> None:
         """Keep the swept levels with ``dealt`` stock cards dealt as layers: nothing reaches them again, and only a trace reads them.
@@ -488,11 +536,15 @@ class Sweep:
         width = self.width
         if width is None or count <= width:
             return
-        judged = sorted(self._judged(here), reverse=True)
-        rest_mask = (1 << self._judged_bits()) - 1
-        kept = {code & rest_mask for code in judged[:width]}
+        judged = list(self._judged(here))
+        cut = sorted(judged, reverse=True)[width - 1]  # rests differ: ``width`` are judged this or better
+        start = 0
         for level in here:
-            self.levels[level] = {rest: wastes for rest, wastes in self.levels[level].items() if rest in kept}
+            rests = self.levels[level]
+            codes = judged[start : start + len(rests)]
+            start += len(rests)
+            kept = (item for item, code in zip(rests.items(), codes) if code >= cut)
+            self.levels[level] = dict(kept)
         self._entries -= count - width
         self.narrowed = True
 
@@ -637,18 +689,6 @@ class Sweep:
         rests, nodes = layer
         return ((rest << shift, node) for rest, node in zip(rests, nodes))
 
-    def _moves(self, rest: int, node: int) -> list[tuple[int, int]]:
-        """The moves from a rest of the stock phase with a set of wastes: (rest after, wastes after).
-
-        The same moves as :meth:`~cardtable.solver.updown.Search.children`, made on
-        the rest, with what each does to the waste made on the set.
-        """
-        search, at = self.search, self.search.layout
-        incoming = search.line[rest >> at.position & at.position_mask]
-        out = self._homes(rest, node, incoming)
-        out.append((rest + at.one_dealt, self.sets.on(incoming, node)))
-        return out
-
     def _endgame_moves(self, rest: int, node: int) -> list[tuple[int, int]]:
         """The moves from a rest with the stock out, as the search makes them (:meth:`~cardtable.solver.updown.Search.endgame_children`).
 
@@ -729,14 +769,6 @@ class Sweep:
             rests[rest] = wastes
         else:
             rests[rest] = self.sets.union(old, wastes)
-
-    def _level(self, dealt: int, rest: int) -> dict[int, int]:
-        found, counts = rest >> self._found_at, self._home_counts  # _home's usual case, without the call
-        level = (dealt, counts[found] if found < len(counts) else self._home(rest))
-        rests = self.levels.get(level)
-        if rests is None:
-            rests = self.levels[level] = {}
-        return rests
 
     def _home(self, rest: int) -> int:
         """How many cards the rest has home (from its foundation class)."""
