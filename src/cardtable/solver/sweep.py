@@ -422,8 +422,9 @@ class Sweep:
         reserve's or the waste's card home to one more card home, a tableau card
         home to that and one more card dealt (the stock refills its pile), a deal
         to one more card dealt. So each level is looked up once here, not once a
-        move, and a move's rest is kept in it inline. The last stock card's deal
-        and tableau plays reach the endgame, and are settled into it at the end.
+        move, and the rests that cards home reach are kept in it inline. The last
+        stock card's deal and tableau plays reach the endgame, and are settled
+        into it at the end.
         """
         sets, levels, line, at = self.sets, self.levels, self.search.line, self.search.layout
         last = dealt + 1 == len(line)
@@ -444,15 +445,9 @@ class Sweep:
                     added += 1
                 else:
                     target[after] = union(old, wastes)
-            after = rest + at.one_dealt
-            wastes = numbers.get(node << TOP_BITS | incoming) or sets.on(incoming, node)
-            old = to_dealt.get(after)
-            if old is None:
-                to_dealt[after] = wastes
-                added += 1
-            else:
-                to_dealt[after] = union(old, wastes)
             self._entries += added
+            wastes_dealt = numbers.get(node << TOP_BITS | incoming) or sets.on(incoming, node)
+            self._keep(to_dealt, rest + at.one_dealt, wastes_dealt)
         if last:
             self._into_endgame(reached)
 
