@@ -473,7 +473,7 @@ class Sweep:
         for level in [level for level in self.levels if level[0] == dealt]:
             rests = self.levels.pop(level)
             self._entries -= len(rests)
-            if self.trace:
+            if self.trace and rests:  # a level the sweep made ready for moves that never came stays empty
                 self.swept_levels[level] = self._layer(list(rests), list(rests.values()))
                 self._layered += len(rests)
         self._thin_out()
