@@ -14,6 +14,7 @@ from cardtable import State, deal
 from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
+from cardtable.solver import sweep as sweep_module
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets
 from cardtable.solver.updown import DEAL, Search, unpack
@@ -89,6 +90,18 @@ def swept(state: State, room: int | None = None, width: int | None = None, *, tr
     sweep = Sweep(search, room, width, trace=trace)
     assert sweep.advance(1 << 62, lambda: None)
     return sweep
+
+
+def won_until(number: int, stock_left: int) -> State:
+    """A deal played along the solver's winning line until only ``stock_left`` stock cards are left."""
+    state = deal(load_game(ACEY), number)
+    stock = state.plan.stock
+    assert stock is not None
+    for move in solve(state).moves:
+        if len(state.piles[stock]) <= stock_left:
+            break
+        state.push(move)
+    return state
 
 
 def won_by(sweep: Sweep) -> Solution:
@@ -219,16 +232,27 @@ def test_the_sweep_proves_the_lost_deal_lost_in_a_few_hundred_rests() -> None:
 def test_the_sweep_traces_a_win_back_through_the_stock_phase() -> None:
     # Deal 2 played along a winning line until 12 stock cards are left: the sweep
     # must find a win from there, through the rest of the stock phase.
-    state = deal(load_game(ACEY), 2)
-    stock = state.plan.stock
-    assert stock is not None
-    for move in solve(state).moves:
-        if len(state.piles[stock]) <= 12:
-            break
-        state.push(move)
+    state = won_until(2, stock_left=12)
     sweep = swept(state)
     assert replay(won_by(sweep)).problem is None
     assert any(code & 3 == DEAL for code in sweep.win or [])
+
+
+def test_merges_forgotten_after_every_level_change_no_rest_verdict_or_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Merges are remembered only to spare working them out again: a sweep that
+    # forgets them after every level (MERGES_KEPT 0) must sweep the same rests,
+    # to the same verdict and the same line, traced or not.
+    state = won_until(2, stock_left=12)
+    lost = deal(load_game(ACEY), 194)
+    kept = [swept(state), swept(lost), swept(lost, trace=False)]
+    monkeypatch.setattr(sweep_module, "MERGES_KEPT", 0)
+    forgotten = [swept(state), swept(lost), swept(lost, trace=False)]
+    for before, after in zip(kept, forgotten):
+        assert (after.won, after.win) == (before.won, before.win)
+        assert (after.search.states, after.endgame_swept) == (before.search.states, before.endgame_swept)
+    assert forgotten[0].win is not None
 
 
 def test_the_sweep_narrows_when_its_rests_would_outgrow_its_room() -> None:

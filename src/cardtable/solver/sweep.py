@@ -84,8 +84,8 @@ TOP_MASK: Final = (1 << TOP_BITS) - 1
 PAIR_SHIFT: Final = 40
 """Bits of the second node in a merge's memo key: more nodes than 2**40 would take terabytes.
 
-An int key takes about 36 bytes and hashes at once; a tuple of two took 56
-more and hashed both.
+An int key takes about 36 bytes and hashes at once; a tuple of the two took
+56 bytes besides them, and hashed both.
 """
 
 
@@ -239,7 +239,7 @@ class WasteSets:
                 tops = edges[node]
                 for top in (tops,) if isinstance(tops, int) else tops:
                     reached[top >> TOP_BITS] = 1
-        renumbered = array("q", bytes(8 * len(edges)))
+        renumbered = array("q", [0]) * len(edges)
         renumbered[BARE] = kept = BARE
         for node in range(BARE + 1, len(edges)):
             if reached[node]:
