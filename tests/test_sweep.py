@@ -74,6 +74,11 @@ def test_sets_kept_are_the_same_sets_renumbered_and_the_rest_forgotten(
         [one, {(3, *ranks) for ranks in one}] if one else []
     )
     assert made(sets, one) == holder.get(7, EMPTY)  # a set kept is found again by its name
+    # thinned out again, the sets are the same: renumbering keeps each node after those below it
+    assert sets.keep_only([holder]) == left
+    assert [members(sets, node) for node in holder.values()] == (
+        [one, {(3, *ranks) for ranks in one}] if one else []
+    )
 
 
 def searching(number: int) -> Search:
