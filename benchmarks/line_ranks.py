@@ -46,15 +46,13 @@ class _Ranking(Sweep):
 
     def _narrow(self, dealt: int) -> None:
         here = [level for level in self.levels if level[0] == dealt]
-        bits = self._judged_bits()
-        rest_mask = (1 << bits) - 1
-        judged = list(self._judged(here))
-        scores = [code >> bits for code in judged if code & rest_mask == self.line[dealt]]
+        scores, rests = self._judged(here)
+        line = scores[rests == self.line[dealt] >> self.search.layout.position]
         # the line reaches every count of cards dealt, and this sweep visits what the first one did
-        assert len(scores) == 1, f"the line's rest after card {dealt} was not among the rests judged"
-        better = sum(1 for code in judged if code >> bits > scores[0])
-        same = sum(1 for code in judged if code >> bits == scores[0]) - 1
-        self.standings[dealt] = (better, same, len(judged))
+        assert len(line) == 1, f"the line's rest after card {dealt} was not among the rests judged"
+        better = int((scores > line[0]).sum())
+        same = int((scores == line[0]).sum()) - 1
+        self.standings[dealt] = (better, same, len(scores))
         super()._narrow(dealt)
 
 

@@ -185,6 +185,17 @@ def test_a_narrowed_sweep_wins_only_with_lines_that_replay(state: State, width: 
         assert solve(state, Limit(states=20_000), prune=False).status in ("unwinnable", "unknown")
 
 
+def rests_of(sweep: Sweep, dealt: int) -> list[int]:
+    """The rests of a stock card's levels, each once."""
+    shift = sweep.search.layout.position
+    return [
+        rest << shift
+        for (at, _), arrivals in sweep.levels.items()
+        if at == dealt
+        for rest in sweep._merged(arrivals)[0].tolist()
+    ]
+
+
 def test_a_narrowed_sweep_keeps_the_most_promising_rests_after_each_card() -> None:
     # Deal 13 kept 1,000 rests wide: after every stock card, the rests that cards
     # dealt brought are cut to the width, the best judged first.
@@ -193,9 +204,9 @@ def test_a_narrowed_sweep_keeps_the_most_promising_rests_after_each_card() -> No
     narrow = sweep._narrow
 
     def watched(dealt: int) -> None:
-        arrived = [rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests]
+        arrived = rests_of(sweep, dealt)
         narrow(dealt)
-        kept = {rest for (at, _), rests in sweep.levels.items() if at == dealt for rest in rests}
+        kept = set(rests_of(sweep, dealt))
         assert len(kept) == min(len(arrived), 1_000)
         if kept != set(arrived):
             judge = sweep.search.promise
@@ -221,9 +232,11 @@ def test_the_sweep_knows_each_rests_waste_length() -> None:
     # The length a narrowed sweep judges a rest by is that of every waste in its set
     sweep = Sweep(searching(13), None)
     sweep.advance(50_000, lambda: None)
-    for rests in sweep.levels.values():
-        for rest, node in rests.items():
-            assert {len(ranks) for ranks in members(sweep.sets, node)} == {sweep._waste_length(rest)}
+    shift = sweep.search.layout.position
+    for arrivals in sweep.levels.values():
+        rests, nodes = sweep._merged(arrivals)
+        for rest, node in zip(rests.tolist(), nodes.tolist()):
+            assert {len(ranks) for ranks in members(sweep.sets, node)} == {sweep._waste_length(rest << shift)}
 
 
 def test_the_sweep_proves_the_lost_deal_lost_in_a_few_hundred_rests() -> None:
@@ -296,3 +309,37 @@ def test_a_search_lets_its_sweep_go_at_once_when_it_ends() -> None:
             assert sweep() is None
     finally:
         gc.enable()
+
+
+@FAST
+@given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, with_stock=stock)), st.integers(1, 40))
+def test_a_sweep_paused_every_few_rests_sweeps_the_same_rests_in_the_same_order(state: State, step: int) -> None:
+    # The search gives the sweep turns of any length, and a level sweeps its rests
+    # in batches that end where a turn does: where the batches end must change
+    # nothing, not the rests, their order, the foundation classes numbered, nor the line.
+    whole = swept(state)
+    search = Search(state)
+    search.due = 1 << 62
+    paused = Sweep(search, None)
+    while not paused.advance(search.states + step, lambda: None):
+        pass
+    assert (search.states, paused.endgame_swept, paused.win) == (
+        whole.search.states,
+        whole.endgame_swept,
+        whole.win,
+    )
+    assert search.classes == whole.search.classes
+
+
+def test_a_level_keeps_each_rest_once_in_the_order_it_first_came_with_every_set_it_came_with() -> None:
+    sweep = Sweep(searching(194), None)
+    sets, arrivals = sweep.sets, sweep_module.Arrivals()
+    one, other, third = sets.of((3, 1)), sets.of((4, 1)), sets.of((5, 2))
+    sweep._arrive(arrivals, sweep_module._keys([9, 4, 9]), sweep_module._keys([one, other, other]))
+    sweep._arrive(arrivals, sweep_module._keys([7, 4]), sweep_module._keys([third, third]))
+    assert sweep._pending == arrivals.size == 5
+    rests, nodes = sweep._merged(arrivals)
+    assert rests.tolist() == [9, 4, 7]
+    assert nodes.tolist() == [sets.union(one, other), sets.union(other, third), third]
+    assert sweep._pending == arrivals.size == 3
+    assert sweep._distinct(arrivals).tolist() == [9, 4, 7]

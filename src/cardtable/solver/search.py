@@ -123,6 +123,7 @@ def solve(
 
 def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
     search = updown.Search(state, budget.limit.table)
+    search.most_states = budget.limit.states
     try:
         steps = search.run(budget.check)
     except _BudgetExceeded as stop:

@@ -66,6 +66,9 @@ from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
+import numpy as np
+from numpy.typing import NDArray
+
 if TYPE_CHECKING:  # the search imports this module; this one only needs its type
     from cardtable.solver.updown import Search
 
@@ -76,6 +79,9 @@ BARE: Final = 1
 
 Ranks = tuple[int, ...]
 """One waste's ranks, top first."""
+
+Keys = NDArray[np.int64]
+"""Rests (shifted past their empty waste, see :class:`Arrivals`), sets, or anything else a stock-phase level holds one of per rest."""
 
 
 TOP_BITS: Final = 4
@@ -213,7 +219,7 @@ class WasteSets:
         self._unions.clear()
         self._differences.clear()
 
-    def keep_only(self, holders: Iterable[dict[int, int]]) -> int:
+    def keep_only(self, holders: Iterable[dict[int, int] | Keys]) -> int:
         """Forget every set that the holders' values do not reach, and number the rest afresh, in the holders too; how many are left.
 
         Nodes are never freed one by one: sets share their lower parts, and a
@@ -223,7 +229,8 @@ class WasteSets:
         the numbers finds every node reached, and one pass up moves each kept
         node down to its new number, in place: copying them into fresh tables
         instead held old and new at once (deal 888: 0.34 GB more at 3.5
-        million nodes, which the process kept).
+        million nodes, which the process kept). A holder is a dict of rests
+        to sets, or an array of sets (a stock-phase level's, see :class:`Arrivals`).
         """
         holders = list(holders)
         edges = self.edges
@@ -231,9 +238,13 @@ class WasteSets:
         self.forget_merges()
         reached = bytearray(len(edges))
         reached[EMPTY] = reached[BARE] = 1
+        marks = np.frombuffer(reached, dtype=np.uint8)
         for holder in holders:
-            for node in holder.values():
-                reached[node] = 1
+            if isinstance(holder, dict):
+                for node in holder.values():
+                    reached[node] = 1
+            else:
+                marks[holder] = 1
         for node in range(len(edges) - 1, BARE, -1):
             if reached[node]:
                 tops = edges[node]
@@ -254,9 +265,13 @@ class WasteSets:
                     )
         del edges[kept + 1 :]
         self.numbers = {edges[node]: node for node in range(BARE + 1, kept + 1)}
+        numbers = np.frombuffer(renumbered, dtype=np.int64)
         for holder in holders:
-            for rest, node in holder.items():
-                holder[rest] = renumbered[node]
+            if isinstance(holder, dict):
+                for rest, node in holder.items():
+                    holder[rest] = renumbered[node]
+            else:
+                holder[:] = numbers[holder]
         return len(edges)
 
 
@@ -272,6 +287,63 @@ def waste_ranks(search: Search, key: int) -> Ranks:
 
 class SweepTooLarge(Exception):
     """The sweep would outgrow its room: it gives way."""
+
+
+class Arrivals:
+    """A stock-phase level's rests, each with a set of wastes, in batches of arrays as the moves of earlier levels bring them.
+
+    A rest has no waste bits, so shifted past them it fits a machine word (in
+    Acey and Kingsley's layout about 31 bits and the foundations' class
+    number): a rest and its set take 16 bytes, where a dict held about 84.
+    Rests come again and again (each card home can come before or after
+    others); :meth:`Sweep._merged` keeps each once, in the order it first came,
+    with the union of its sets, just before the level is judged or swept.
+    """
+
+    __slots__ = ("merged", "nodes", "rests", "size")
+
+    def __init__(self) -> None:
+        self.rests: list[Keys] = []
+        self.nodes: list[Keys] = []
+        self.size = 0
+        """The rests held, a rest that came twice counted twice until merged."""
+        self.merged = True
+
+    def add(self, rests: Keys, nodes: Keys) -> None:
+        """Rests that moves reached, with their sets, in the order the moves came."""
+        if len(rests):
+            self.rests.append(rests)
+            self.nodes.append(nodes)
+            self.size += len(rests)
+            self.merged = False
+
+
+def _spread(keys: Keys, rows_of: Callable[[int], Sequence[tuple[int, ...]]], width: int) -> tuple[Keys, Keys]:
+    """Each entry's rows by its key, every entry in turn: the entries' indices, once per row, and the rows, ``width`` ints each.
+
+    How a move made on a whole batch of rests looks up what depends on one
+    field (the moves a set's tops, a tableau or a foundation class allow):
+    ``rows_of`` is called once for each distinct key.
+    """
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    tables = [rows_of(key) for key in distinct.tolist()]
+    counts = np.fromiter((len(rows) for rows in tables), np.int64, len(tables))
+    rows = np.array([row for table in tables for row in table], dtype=np.int64).reshape(-1, width)
+    per_entry = counts[inverse]
+    entries = np.repeat(np.arange(len(keys)), per_entry)
+    within = np.arange(len(entries)) - np.repeat(np.cumsum(per_entry) - per_entry, per_entry)
+    return entries, rows[(np.cumsum(counts) - counts)[inverse][entries] + within]
+
+
+def _keys(values: Sequence[int]) -> Keys:
+    """Ints as an array of machine words."""
+    return np.array(values, dtype=np.int64)
+
+
+def _in_order(sources: Sequence[Keys], *columns: Sequence[Keys]) -> list[Keys]:
+    """Columns of moves gathered kind by kind, in the order a rest at a time would make them: by source rest, then by kind."""
+    order = np.argsort(np.concatenate(sources), kind="stable")
+    return [np.concatenate(column)[order] for column in columns]
 
 
 Level = tuple[int, int]
@@ -311,8 +383,14 @@ and its endgame 1.6 million rests more.
 """
 LAYER_WEIGHT: Final = 0.1
 """A rest and its set in a swept level or a finished endgame layer, two machine words in arrays: 16 bytes."""
-PROMISE_OFFSET: Final = 1 << 10
-"""Added to a promise to make it positive before it goes above a rest's bits: promises fall to -5 for each of 104 cards on the waste."""
+BATCH: Final = 4096
+"""Rests a stock-phase level sweeps at once, if no pause comes sooner, even past a look at the budget (see :meth:`Sweep.advance`).
+
+A batch costs a few dozen array operations whatever its size: at the
+budget's 256 positions between looks, deal 13 narrowed to 30,000 rests a
+card took longer than with a rest at a time. A batch this size takes about
+10 ms, so the clock is still read often enough.
+"""
 MERGES_KEPT: Final = 3_000_000
 """Merges remembered past which a sweep forgets them after a level, not only after a stock card.
 
@@ -375,16 +453,30 @@ class Sweep:
         self._home_counts: list[int] = []  # cards home, by foundation class number
         # the moves' parts that depend on the foundation class or the tableau alone, remembered
         self._homes_by_class: dict[int, list[tuple[int, ...]]] = {}
+        self._held_by_fields: dict[int, int] = {}  # cards in the reserves and on the tableau, by those fields
         self._onto_by_tableau: dict[int, list[int]] = {}
         # the stock phase's rests by level, to sweep and swept; the endgame's by cards stacked, to sweep; its layers
-        self.levels: dict[Level, dict[int, int]] = {}
+        self.levels: dict[Level, Arrivals] = {}
         self.swept_levels: dict[Level, Layer] = {}
         self.waiting: dict[int, dict[int, int]] = {}
         self.layers: list[Layer] = []
         self.dealt = search.dealt(search.root)
         """The level being swept: stock cards dealt (all, once the stock is out)."""
-        self._entries = 0  # rests held in dicts: the levels, the endgame's waiting, seen and upcoming
+        self._entries = 0  # rests held in dicts: the endgame's waiting, seen and upcoming
+        self._pending = 0  # rests held in the levels' arrivals, twice if they came twice
         self._layered = 0  # rests held in swept levels and finished layers
+        self._allowance = 1  # rests the sweep may take before it pauses (see advance)
+        # the stock phase's rests are shifted past their waste (see Arrivals): where their fields sit then
+        self._shift = layout.position
+        self._found_shift = layout.found - layout.position
+        self._heights_shift = layout.heights - layout.position
+        self._tableau_shift = layout.tableau - layout.position
+        self._below_found = (1 << self._found_shift) - 1
+        # each reserve: its top's rank by its height (0 when empty), where its height sits, what a card leaving takes off
+        self._reserve_tops = [
+            (np.array([0, *ranks], dtype=np.int64), shift, 1 << shift)
+            for shift, ranks in zip(range(self._heights_shift, self._tableau_shift, 4), search.reserve_ranks)
+        ]
         self._cards = self._not_in_waste(search.root) + (search.root & layout.waste_mask).bit_count()
         self._steps = self._sweep()
 
@@ -394,7 +486,7 @@ class Sweep:
         return int(
             ENTRY_WEIGHT * (self._entries + self.sets.merges)
             + NODE_WEIGHT * len(self.sets.edges)
-            + LAYER_WEIGHT * self._layered
+            + LAYER_WEIGHT * (self._layered + self._pending)
         )
 
     def advance(self, until: int, look: Callable[[], object]) -> bool:
@@ -407,12 +499,15 @@ class Sweep:
         outgrow its room.
         """
         search = self.search
+        if search.most_states is not None:
+            until = min(until, search.most_states + 1)  # where the budget stops the search, and so the sweep
         while search.states < until:
+            # a stock-phase level sweeps its rests in batches: at least BATCH between two looks, never past the pause
+            self._allowance = min(until - search.states, max(search.due - search.states, BATCH))
             try:
-                next(self._steps)
+                search.states += next(self._steps)
             except StopIteration:
                 return True
-            search.states += 1
             if search.states >= search.due:
                 look()
         return False
@@ -421,81 +516,169 @@ class Sweep:
         """End the sweep where it stands: its generator, which refers to it, lets go of it."""
         self._steps.close()
 
-    def _sweep(self) -> Generator[None, None, None]:
-        """Sweep the stock phase level by level, then the endgame; yield after each rest. Sets :attr:`win` on a win."""
+    def _sweep(self) -> Generator[int, None, None]:
+        """Sweep the stock phase level by level, then the endgame; yield how many rests each step counted. Sets :attr:`win` on a win."""
         search, sets = self.search, self.sets
         start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
         first, lowest = search.dealt(start), self._home(start)
-        self._keep(
-            self._waiting(start) if first == stock_out else self.levels.setdefault((first, lowest), {}),
-            start,
-            sets.of(waste_ranks(search, search.root)),
-        )
+        wastes = sets.of(waste_ranks(search, search.root))
+        if first == stock_out:
+            self._keep(self._waiting(start), start, wastes)
+        else:
+            self._arrive(self._level((first, lowest)), _keys([start >> self._shift]), _keys([wastes]))
         for dealt in range(first, stock_out):
             self.dealt = dealt
             self._narrow(dealt)
             for home in range(lowest, 105):
-                if rests := self.levels.get((dealt, home)):
-                    yield from self._sweep_level(rests, dealt, home)
+                arrivals = self.levels.get((dealt, home))
+                if arrivals is not None and arrivals.size:
+                    yield from self._sweep_level(*self._merged(arrivals), dealt, home)
                     if sets.merges > MERGES_KEPT:
                         sets.forget_merges()
-                if not self.trace and (dealt, home) in self.levels:  # nothing comes back to a level swept
-                    self._entries -= len(self.levels.pop((dealt, home)))
+                if not self.trace and arrivals is not None:  # nothing comes back to a level swept
+                    self._pending -= self.levels.pop((dealt, home)).size
             sets.forget_merges()
             self._put_away(dealt)
             self._project(dealt, stock_out)
         self.dealt = stock_out
         yield from self._endgame()
 
-    def _sweep_level(self, rests: dict[int, int], dealt: int, home: int) -> Iterator[None]:
-        """Sweep the rests of one stock-phase level; yield before each.
+    def _sweep_level(self, rests: Keys, nodes: Keys, dealt: int, home: int) -> Iterator[int]:
+        """Sweep the rests of one stock-phase level, in batches; yield how many each batch counted.
 
         The hot path of every sweep. Each kind of move leads to one level: a
         reserve's or the waste's card home to one more card home, a tableau card
         home to that and one more card dealt (the stock refills its pile), a deal
-        to one more card dealt. So each level is looked up once here, not once a
-        move, and the rests that cards home reach are kept in it inline. The last
-        stock card's deal and tableau plays reach the endgame, and are settled
-        into it at the end.
+        to one more card dealt. So a batch of rests makes each kind of move at
+        once, on arrays (:meth:`_sweep_batch`), and adds what it reaches to
+        that level's arrivals. The last stock card's deal and tableau plays
+        reach the endgame, and are settled into it at the end.
+
+        A rest counts as a position of the search that gives the sweep turns,
+        and a rest counted before a pause was swept only after it, one at a
+        time, when this loop took a rest at a time: so each batch counts its
+        rests and sweeps all but the last, which it sweeps with the next batch.
+        The search then sees exactly what it saw (the same foundation classes
+        numbered in the same order), and stops at exactly its budget.
         """
-        sets, levels, line, at = self.sets, self.levels, self.search.line, self.search.layout
-        last = dealt + 1 == len(line)
-        reached: dict[int, int] = {}  # the last card's: the stock out, not yet settled
-        to_home = levels.setdefault((dealt, home + 1), {})
-        to_dealt = reached if last else levels.setdefault((dealt + 1, home), {})
-        to_both = reached if last else levels.setdefault((dealt + 1, home + 1), {})
-        incoming, numbers, union, homes = line[dealt], sets.numbers, sets.union, self._homes
-        dealt_at, dealt_mask = at.position, at.position_mask
-        for rest, node in rests.items():
-            yield
-            added = 0
-            for after, wastes in homes(rest, node, incoming):
-                target = to_home if after >> dealt_at & dealt_mask == dealt else to_both
-                old = target.get(after)
-                if old is None:
-                    target[after] = wastes
-                    added += 1
-                else:
-                    target[after] = union(old, wastes)
-            self._entries += added
-            wastes_dealt = numbers.get(node << TOP_BITS | incoming) or sets.on(incoming, node)
-            self._keep(to_dealt, rest + at.one_dealt, wastes_dealt)
+        last = dealt + 1 == len(self.search.line)
+        reached = Arrivals()  # the last card's: the stock out, not yet settled
+        to_home = self._level((dealt, home + 1))
+        to_dealt = reached if last else self._level((dealt + 1, home))
+        to_both = reached if last else self._level((dealt + 1, home + 1))
+        targets = (self.search.line[dealt], to_home, to_dealt, to_both)
+        counted = swept = 0
+        while counted < len(rests):
+            take = max(1, min(self._allowance, len(rests) - counted))
+            counted += take
+            self._sweep_batch(rests[swept : counted - 1], nodes[swept : counted - 1], *targets)
+            swept = counted - 1
+            yield take
+        self._sweep_batch(rests[swept:], nodes[swept:], *targets)
         if last:
             self._into_endgame(reached)
 
-    def _into_endgame(self, reached: dict[int, int]) -> None:
+    def _sweep_batch(
+        self,
+        rests: Keys,
+        nodes: Keys,
+        incoming: int,
+        to_home: Arrivals,
+        to_dealt: Arrivals,
+        to_both: Arrivals,
+    ) -> None:
+        """Make every move of a batch of one level's rests, in its order; add what they reach, in the order a rest at a time would, to the levels they reach."""
+        if not len(rests):
+            return
+        self._know_classes(rests)
+        found, below = rests >> self._found_shift, rests & self._below_found
+        sources, cards, bases, wastes = [], [], [], []
+        for tops, shift, one_less in self._reserve_tops:
+            at = np.flatnonzero(rests >> shift & 15)
+            sources.append(at)
+            cards.append(tops[rests[at] >> shift & 15])
+            bases.append(below[at] - one_less)
+            wastes.append(nodes[at])
+        at, waste_tops = _spread(nodes, self.sets.tops, 2)  # type: ignore[arg-type]
+        sources.append(at)
+        cards.append(waste_tops[:, 0])
+        bases.append(below[at])
+        wastes.append(waste_tops[:, 1])
+        source, card, base, waste = _in_order(sources, sources, cards, bases, wastes)
+        home_rests, home_nodes, _ = self._home_moves(found[source], card, base, waste)
+        self._arrive(to_home, home_rests, home_nodes)
+        at, plays = _spread(
+            rests >> self._tableau_shift & self.search.layout.tableau_mask, self._plays(incoming), 2
+        )
+        played_rests, played_nodes, which = self._home_moves(
+            found[at], plays[:, 0], below[at] + plays[:, 1], nodes[at]
+        )
+        dealt_rests, dealt_nodes = (
+            rests + 1,
+            self._dealt_onto(nodes, incoming),
+        )  # one card dealt: the lowest field
+        if to_both is to_dealt:  # the last card's: both reach the endgame
+            self._arrive(
+                to_dealt,
+                *_in_order(
+                    [at[which], np.arange(len(rests))],
+                    [played_rests, dealt_rests],
+                    [played_nodes, dealt_nodes],
+                ),
+            )
+        else:
+            self._arrive(to_both, played_rests, played_nodes)
+            self._arrive(to_dealt, dealt_rests, dealt_nodes)
+
+    def _know_classes(self, rests: Keys) -> None:
+        """Work out where cards go home from each foundation class of the rests, in the order the rests first hold it.
+
+        Working it out numbers the classes it reaches, and a class's number is
+        part of every key that holds it, so the order is that of a rest at a time.
+        """
+        classes, first = np.unique(rests >> self._found_shift, return_index=True)
+        known = self._homes_by_class
+        for found in classes[np.argsort(first)].tolist():
+            if found not in known:
+                self._homes_from(found)
+
+    def _home_moves(self, found: Keys, cards: Keys, bases: Keys, wastes: Keys) -> tuple[Keys, Keys, Keys]:
+        """Cards of these ranks sent home from these classes, onto rests that lack only their foundations: the rests after, their sets, and the entry each came from."""
+        homes, shift = self._homes_by_class, self._shift
+
+        def rows(key: int) -> list[tuple[int]]:
+            return [(after >> shift,) for after in homes[key >> 4][key & 15]]
+
+        entries, afters = _spread(found << 4 | cards, rows, 1)
+        return bases[entries] | afters[:, 0], wastes[entries], entries
+
+    def _plays(self, incoming: int) -> Callable[[int], list[tuple[int, int]]]:
+        """A tableau's cards that could go home, with what each one's leaving does to a rest (``incoming`` refills its pile)."""
+        plays, shift = self.search.tableau_plays, self._shift
+        return lambda tableau: [(card, change >> shift) for card, _, change in plays(tableau, incoming)[1]]
+
+    def _dealt_onto(self, nodes: Keys, incoming: int) -> Keys:
+        """The sets with ``incoming`` dealt onto every waste."""
+        distinct, inverse = np.unique(nodes, return_inverse=True)
+        numbers, on = self.sets.numbers, self.sets.on
+        return _keys(
+            [numbers.get(node << TOP_BITS | incoming) or on(incoming, node) for node in distinct.tolist()]
+        )[inverse]
+
+    def _into_endgame(self, reached: Arrivals) -> None:
         """Keep the rests that the last stock card's deal or a tableau card home reached, settled, as the endgame's.
 
         Settling sends home what can go (:meth:`~cardtable.solver.updown.Search.settle`)
         and leaves the reserves and the waste alone, so rests that meet before it
         meet after it too: each is settled once, whatever the moves that reached it.
         """
-        settle = self.search.settle
-        for rest, wastes in reached.items():
-            settled = settle(rest)[0]
+        settle, shift = self.search.settle, self._shift
+        rests, nodes = self._merged(reached)
+        for rest, wastes in zip(rests.tolist(), nodes.tolist()):
+            settled = settle(rest << shift)[0]
             self._keep(self._waiting(settled), settled, wastes)
-        self._entries -= len(reached)
+        self._pending -= reached.size
 
     def _put_away(self, dealt: int) -> None:
         """Keep the swept levels with ``dealt`` stock cards dealt as layers: nothing reaches them again, and only a trace reads them.
@@ -504,10 +687,13 @@ class Sweep:
         3.0 million with them in arrays (1.3 GB at most instead of 1.7).
         """
         for level in [level for level in self.levels if level[0] == dealt]:
-            rests = self.levels.pop(level)
-            self._entries -= len(rests)
-            if self.trace and rests:  # a level the sweep made ready for moves that never came stays empty
-                self.swept_levels[level] = self._layer(list(rests), list(rests.values()))
+            arrivals = self.levels.pop(level)
+            self._pending -= arrivals.size
+            if (
+                self.trace and arrivals.size
+            ):  # a level the sweep made ready for moves that never came stays empty
+                rests, nodes = self._merged(arrivals)
+                self.swept_levels[level] = (array("q", rests.tobytes()), array("q", nodes.tobytes()))
                 self._layered += len(rests)
         self._thin_out()
 
@@ -519,7 +705,8 @@ class Sweep:
         """
         if self.trace or len(self.sets.edges) < 2 * self._sets_kept:
             return
-        self._sets_kept = self.sets.keep_only([*self.levels.values(), *self.waiting.values(), *holders])
+        levels = [nodes for arrivals in self.levels.values() for nodes in arrivals.nodes]
+        self._sets_kept = self.sets.keep_only([*levels, *self.waiting.values(), *holders])
 
     def _project(self, dealt: int, stock_out: int) -> None:
         """Narrow the sweep when the rests of the next level, as many again at each card to come, would not fit; give way if even that would not.
@@ -532,7 +719,7 @@ class Sweep:
         """
         if self.room is None:
             return
-        level = sum(len(rests) for (at, _), rests in self.levels.items() if at == dealt + 1)
+        level = sum(len(self._distinct(rests)) for (at, _), rests in self.levels.items() if at == dealt + 1)
         if self.width is not None:
             level = min(level, self.width)
         if self._fits(level, stock_out - dealt):
@@ -560,56 +747,49 @@ class Sweep:
         rest to this level until it is swept, so all of them are here to judge.
         """
         here = [level for level in self.levels if level[0] == dealt]
-        count = sum(len(self.levels[level]) for level in here)
         width = self.width
-        if width is None or count <= width:
+        if width is None:
             return
-        judged = list(self._judged(here))
-        cut = sorted(judged, reverse=True)[width - 1]  # rests differ: ``width`` are judged this or better
-        start = 0
-        for level in here:
-            rests = self.levels[level]
-            codes = judged[start : start + len(rests)]
-            start += len(rests)
-            kept = (item for item, code in zip(rests.items(), codes) if code >= cut)
-            self.levels[level] = dict(kept)
-        self._entries -= count - width
+        scores, rests = self._judged(here)
+        if len(rests) <= width:
+            return
+        cut = np.lexsort((rests, scores))[-width]  # rests differ: ``width`` are judged this or better
+        kept = np.sort(rests[(scores > scores[cut]) | (scores == scores[cut]) & (rests >= rests[cut])])
+        for level in here:  # the sets of the rests dropped are never merged
+            arrivals = self.levels[level]
+            batches = list(zip(arrivals.rests, arrivals.nodes))
+            arrivals.rests, arrivals.nodes, arrivals.size = [], [], 0
+            self._pending -= sum(len(came) for came, _ in batches)
+            for came, nodes in batches:
+                keep = kept[np.minimum(np.searchsorted(kept, came), len(kept) - 1)] == came
+                self._arrive(arrivals, came[keep], nodes[keep])
         self.narrowed = True
 
-    def _judged(self, levels: list[Level]) -> Iterator[int]:
-        """The rests of these levels (of one stock card) as ints that sort as (promise, rest) do: the promise above the rest's bits.
+    def _judged(self, levels: list[Level]) -> tuple[Keys, Keys]:
+        """The rests of these levels (of one stock card, merged) and the judge's score of each, in the levels' order.
 
-        Narrowing judged each rest through method calls (three a rest, and a
-        tuple to sort by): a third of a narrowed sweep's time (deal 13 at 30,000
-        rests a card: 6.8 of 20.6 s). Within a level only the reserves and the
-        tableau set a waste's length apart from the foundations, and the rests
-        of a card share few reserve heights, tableaux and foundation classes:
-        each of those is worked out once.
+        Within a level only the reserves and the tableau set a waste's length
+        apart from the foundations, and the rests of a card share few reserve
+        heights, tableaux and foundation classes: the judge is asked once for
+        each of those.
         """
         search, at = self.search, self.search.layout
-        bits, found_at = self._judged_bits(), at.found
-        shift, mask = at.heights, (1 << at.found - at.heights) - 1  # reserve heights and tableau together
-        held: dict[int, int] = {}  # cards in the reserves and on the tableau, by those fields
-        promised: dict[int, int] = {}  # the judge's score, by waste length and class
+        shift, mask = (
+            self._heights_shift,
+            (1 << self._found_shift - self._heights_shift) - 1,
+        )  # reserves and tableau
+        scores, rests = [], []
+        held_by, held_of = self._held_by_fields, self._held
         for dealt, home in levels:
-            waste_left = self._cards - home - (len(search.line) - dealt)
-            for rest in self.levels[dealt, home]:
-                fields = rest >> shift & mask
-                cards = held.get(fields)
-                if cards is None:
-                    cards = held[fields] = self._held(rest)
-                waste, found = waste_left - cards, rest >> found_at
-                score = promised.get(found << 7 | waste)
-                if score is None:
-                    score = promised[found << 7 | waste] = (
-                        search.promise(found, waste) + PROMISE_OFFSET << bits
-                    )
-                yield score | rest
-
-    def _judged_bits(self) -> int:
-        """Bits enough for any rest: the fields below the foundations' class, and the class numbers given so far."""
-        at = self.search.layout
-        return at.found + len(self.search.classes).bit_length()
+            level = self._distinct(self.levels[dealt, home])
+            fields, held = np.unique(level >> shift & mask, return_inverse=True)
+            cards = _keys([held_by.get(field) or held_of(field << at.heights) for field in fields.tolist()])
+            waste = self._cards - home - (len(search.line) - dealt) - cards[held]
+            judged, promised = np.unique(level >> self._found_shift << 7 | waste, return_inverse=True)
+            score = _keys([search.promise(key >> 7, key & 127) for key in judged.tolist()])
+            scores.append(score[promised])
+            rests.append(level)
+        return np.concatenate(scores), np.concatenate(rests)
 
     def _waste_length(self, rest: int) -> int:
         """How many cards each waste of the rest holds: the deal's cards in no other place."""
@@ -621,14 +801,18 @@ class Sweep:
         return self._home(rest) + self._held(rest) + len(search.line) - search.dealt(rest)
 
     def _held(self, rest: int) -> int:
-        """The cards in the reserves and on the tableau."""
+        """The cards in the reserves and on the tableau, remembered by those fields."""
         search, at = self.search, self.search.layout
-        tableau = rest >> at.tableau & at.tableau_mask
-        return search.in_reserves(rest >> at.heights & at.heights_mask) + sum(
-            1 for pile in range(len(search.tableau)) if tableau >> 4 * pile & 15
-        )
+        fields = rest >> at.heights & (1 << at.found - at.heights) - 1
+        held = self._held_by_fields.get(fields)
+        if held is None:
+            tableau = rest >> at.tableau & at.tableau_mask
+            held = self._held_by_fields[fields] = search.in_reserves(
+                rest >> at.heights & at.heights_mask
+            ) + sum(1 for pile in range(len(search.tableau)) if tableau >> 4 * pile & 15)
+        return held
 
-    def _endgame(self) -> Iterator[None]:
+    def _endgame(self) -> Iterator[int]:
         """Once the stock is out: the rests by the cards their reserves and wastes hold, most first, each count breadth first.
 
         No move of the endgame puts a card back on a reserve or the waste: each
@@ -658,7 +842,7 @@ class Sweep:
                         return
                 upcoming: dict[int, int] = {}
                 for rest, node in zip(rests, nodes):
-                    yield
+                    yield 1
                     for after, wastes in self._endgame_moves(rest, node):
                         if wastes != node or (after ^ rest) >> heights_at & heights_mask:
                             self._keep(fewer, after, wastes)  # a card left the waste or a reserve
@@ -789,6 +973,50 @@ class Sweep:
         return onto
 
     # -- bookkeeping ------------------------------------------------------------
+
+    def _level(self, level: Level) -> Arrivals:
+        """The arrivals at a stock-phase level, made ready if none came yet."""
+        arrivals = self.levels.get(level)
+        if arrivals is None:
+            arrivals = self.levels[level] = Arrivals()
+        return arrivals
+
+    def _arrive(self, arrivals: Arrivals, rests: Keys, nodes: Keys) -> None:
+        arrivals.add(rests, nodes)
+        self._pending += len(rests)
+
+    def _distinct(self, arrivals: Arrivals) -> Keys:
+        """A level's rests, each once, in no particular order: as many as it will sweep, without merging their sets."""
+        if arrivals.merged or not arrivals.size:
+            return self._merged(arrivals)[0]
+        return np.unique(np.concatenate(arrivals.rests))
+
+    def _merged(self, arrivals: Arrivals) -> tuple[Keys, Keys]:
+        """A level's rests, each once, in the order they first came, with the union of the sets each came with: what a dict of rests held."""
+        if not arrivals.size:
+            return _keys([]), _keys([])
+        if not arrivals.merged:
+            rests, nodes = np.concatenate(arrivals.rests), np.concatenate(arrivals.nodes)
+            order = np.argsort(rests, kind="stable")  # a rest's comings stay in the order they came
+            ordered = rests[order]
+            starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+            sizes = np.diff(np.append(starts, len(rests)))
+            united = nodes[order[starts]]
+            several = np.flatnonzero(sizes > 1)
+            if len(several):
+                came, union = nodes[order].tolist(), self.sets.union
+                for index, start, size in zip(
+                    several.tolist(), starts[several].tolist(), sizes[several].tolist()
+                ):
+                    node = came[start]
+                    for other in came[start + 1 : start + size]:
+                        node = union(node, other)
+                    united[index] = node
+            first = np.argsort(order[starts])
+            arrivals.rests, arrivals.nodes = [ordered[starts][first]], [united[first]]
+            self._pending -= arrivals.size - len(first)
+            arrivals.size, arrivals.merged = len(first), True
+        return arrivals.rests[0], arrivals.nodes[0]
 
     def _keep(self, rests: dict[int, int], rest: int, wastes: int) -> None:
         old = rests.get(rest)

@@ -400,6 +400,7 @@ class Search:
         self.swept = 0  # positions the sweep has visited
         self.states = 0
         self.due = 0  # the position count at which to look at the budget again (see :data:`Check`)
+        self.most_states: int | None = None  # the budget's, if it has one: a sweep's batch never passes it
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._pairings: dict[int, list[tuple[tuple[int, ...], int]]] = {}
