@@ -382,7 +382,12 @@ levels stayed in dicts (1.2 million at most now, narrowed from its first card),
 and its endgame 1.6 million rests more.
 """
 LAYER_WEIGHT: Final = 0.1
-"""A rest and its set in a swept level or a finished endgame layer, two machine words in arrays: 16 bytes."""
+"""A rest and its set in a level's arrivals, a swept level or a finished endgame layer, two machine words in arrays: 16 bytes.
+
+A level's rests were kept in a dict until they were swept, at :data:`ENTRY_WEIGHT`;
+:meth:`Sweep._project` still counts the rests to come at that weight, so a
+sweep in the solver narrows, or gives way, about where it was measured to pay.
+"""
 BATCH: Final = 4096
 """Rests a stock-phase level sweeps at once, if no pause comes sooner, even past a look at the budget (see :meth:`Sweep.advance`).
 
