@@ -343,3 +343,17 @@ def test_a_level_keeps_each_rest_once_in_the_order_it_first_came_with_every_set_
     assert nodes.tolist() == [sets.union(one, other), sets.union(other, third), third]
     assert sweep._pending == arrivals.size == 3
     assert sweep._distinct(arrivals).tolist() == [9, 4, 7]
+
+
+def test_a_sweep_whose_rests_would_not_fit_a_machine_word_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Acey and Kingsley's rests take 31 bits below the foundations' class and at
+    # most 25 for it; a game of its shape with more piles could take more, and
+    # the arrays would overflow unseen: its sweep gives way, and the other
+    # searches still decide (deal 194 is lost).
+    layout = searching(194).layout
+    assert sweep_module.rests_fit_words(layout.found - layout.position, 4, 4)
+    assert not sweep_module.rests_fit_words(31 + 16, 4, 4)
+    monkeypatch.setattr(sweep_module, "rests_fit_words", lambda *_: False)
+    with pytest.raises(SweepTooLarge):
+        Sweep(searching(194), None).advance(1 << 62, lambda: None)
+    assert solve(deal(load_game(ACEY), 194), Limit(states=200_000)).status == "unwinnable"

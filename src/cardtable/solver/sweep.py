@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from math import comb
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -286,7 +287,18 @@ def waste_ranks(search: Search, key: int) -> Ranks:
 
 
 class SweepTooLarge(Exception):
-    """The sweep would outgrow its room: it gives way."""
+    """The sweep would outgrow its room, or its rests a machine word: it gives way."""
+
+
+def rests_fit_words(found_shift: int, aces: int, kings: int) -> bool:
+    """Whether every rest, shifted past its waste, fits a signed machine word: its fields below ``found_shift``, then any foundation class number.
+
+    A class is a number of free pairs and the unmatched tops of each kind, so
+    there are at most so many: in Acey and Kingsley's layout, 31 bits and 25, where
+    a game of its shape with more piles could overflow the arrays unseen.
+    """
+    classes = (min(aces, kings) + 1) * comb(13 + aces, aces) * comb(13 + kings, kings)
+    return found_shift + classes.bit_length() <= 63
 
 
 class Arrivals:
@@ -524,6 +536,8 @@ class Sweep:
     def _sweep(self) -> Generator[int, None, None]:
         """Sweep the stock phase level by level, then the endgame; yield how many rests each step counted. Sets :attr:`win` on a win."""
         search, sets = self.search, self.sets
+        if not rests_fit_words(self._found_shift, len(search.ace_piles), len(search.king_piles)):
+            raise SweepTooLarge
         start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
         first, lowest = search.dealt(start), self._home(start)
