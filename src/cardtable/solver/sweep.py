@@ -128,7 +128,7 @@ class WasteSets:
         """Merges remembered (see :meth:`forget_merges`)."""
         return len(self._unions) + len(self._differences)
 
-    def tops(self, node: int) -> Iterable[tuple[int, int]]:
+    def tops(self, node: int) -> Sequence[tuple[int, int]]:
         """Each rank on top of a waste of the set, with the set of what lies below it."""
         edges = self.edges[node]
         if isinstance(edges, int):
@@ -619,7 +619,7 @@ class Sweep:
             cards.append(tops[rests[at] >> shift & 15])
             bases.append(below[at] - one_less)
             wastes.append(nodes[at])
-        at, waste_tops = _spread(nodes, self.sets.tops, 2)  # type: ignore[arg-type]
+        at, waste_tops = _spread(nodes, self.sets.tops, 2)
         sources.append(at)
         cards.append(waste_tops[:, 0])
         bases.append(below[at])
@@ -633,10 +633,8 @@ class Sweep:
         played_rests, played_nodes, which = self._home_moves(
             found[at], plays[:, 0], below[at] + plays[:, 1], nodes[at]
         )
-        dealt_rests, dealt_nodes = (
-            rests + 1,
-            self._dealt_onto(nodes, incoming),
-        )  # one card dealt: the lowest field
+        dealt_rests = rests + 1  # one card dealt: the lowest field
+        dealt_nodes = self._dealt_onto(nodes, incoming)
         if to_both is to_dealt:  # the last card's: both reach the endgame
             self._arrive(
                 to_dealt,
@@ -708,9 +706,7 @@ class Sweep:
         for level in [level for level in self.levels if level[0] == dealt]:
             arrivals = self.levels.pop(level)
             self._pending -= arrivals.size
-            if (
-                self.trace and arrivals.size
-            ):  # a level the sweep made ready for moves that never came stays empty
+            if self.trace and arrivals.size:  # a level the sweep made ready for moves that never came stays empty
                 rests, nodes = self._merged(arrivals)
                 self.swept_levels[level] = (array("q", rests.tobytes()), array("q", nodes.tobytes()))
                 self._layered += len(rests)
@@ -785,7 +781,7 @@ class Sweep:
         self.narrowed = True
 
     def _judged(self, levels: list[Level]) -> tuple[Keys, Keys]:
-        """The rests of these levels (of one stock card, merged) and the judge's score of each, in the levels' order.
+        """The rests of these levels (of one stock card), each once, and the judge's score of each.
 
         Within a level only the reserves and the tableau set a waste's length
         apart from the foundations, and the rests of a card share few reserve
@@ -793,16 +789,13 @@ class Sweep:
         each of those.
         """
         search, at = self.search, self.search.layout
-        shift, mask = (
-            self._heights_shift,
-            (1 << self._found_shift - self._heights_shift) - 1,
-        )  # reserves and tableau
+        shift = self._heights_shift
+        mask = (1 << self._found_shift - shift) - 1  # reserve heights and tableau together
         scores, rests = [], []
-        held_by, held_of = self._held_by_fields, self._held
         for dealt, home in levels:
             level = self._distinct(self.levels[dealt, home])
             fields, held = np.unique(level >> shift & mask, return_inverse=True)
-            cards = _keys([held_by.get(field) or held_of(field << at.heights) for field in fields.tolist()])
+            cards = _keys([self._held(field << at.heights) for field in fields.tolist()])
             waste = self._cards - home - (len(search.line) - dealt) - cards[held]
             judged, promised = np.unique(level >> self._found_shift << 7 | waste, return_inverse=True)
             score = _keys([search.promise(key >> 7, key & 127) for key in judged.tolist()])
