@@ -510,8 +510,10 @@ class Sweep:
         """Sweep until the search has visited ``until`` positions; whether the sweep is over.
 
         Once it is over, :attr:`win` holds the step codes of a win, or None: no
-        position reachable is won. ``look`` is called whenever the search's
-        budget asks to be told (:attr:`~cardtable.solver.updown.Search.due`); it
+        position reachable is won. ``look`` is called once the search's budget
+        asks to be told (:attr:`~cardtable.solver.updown.Search.due`), after
+        the batch that reaches it (see :data:`BATCH`), and never past a budget
+        in positions (:attr:`~cardtable.solver.updown.Search.most_states`); it
         raises to stop. Raises :class:`SweepTooLarge` when the sweep would
         outgrow its room.
         """
@@ -678,10 +680,8 @@ class Sweep:
     def _dealt_onto(self, nodes: Keys, incoming: int) -> Keys:
         """The sets with ``incoming`` dealt onto every waste."""
         distinct, inverse = np.unique(nodes, return_inverse=True)
-        numbers, on = self.sets.numbers, self.sets.on
-        return _keys(
-            [numbers.get(node << TOP_BITS | incoming) or on(incoming, node) for node in distinct.tolist()]
-        )[inverse]
+        on = self.sets.on
+        return _keys([on(incoming, node) for node in distinct.tolist()])[inverse]
 
     def _into_endgame(self, reached: Arrivals) -> None:
         """Keep the rests that the last stock card's deal or a tableau card home reached, settled, as the endgame's.
