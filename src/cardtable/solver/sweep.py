@@ -213,6 +213,8 @@ class WasteSets:
         """Whether the set holds this waste."""
         for card in ranks:
             node = self.below(node, card)
+            if node == EMPTY:
+                return False
         return node == BARE
 
     def forget_merges(self) -> None:
@@ -416,16 +418,17 @@ card 57: 13.5 million), a fifth of its memory. Forgotten past this many, after
 any level, deal 888's sweep held 3.45 GB instead of 4.00 at 20.5 million
 rests, for 4% more time; forgotten after every level, 33% more.
 """
-FIRST_WIDTH: Final = 30_000
+FIRST_WIDTH: Final = 100_000
 """The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
 
-Of the first 40 deals of 1-1000 unknown at 60 s, a sweep narrowed from the
-start to 3,000 rests wins none, to 10,000 one (202), to 30,000 three (131, 202,
-206; the beams need 10 to 22 million positions for 131 and 206). Narrowing
-only once the room runs short, at 30,000 it wins 10 of the 125 unknown besides
-48, with 1.4 to 3.9 million rests (14.5 to 35.7 s alone), and ends without a
-win on the others after 9 to 60 s (median 20) but one: deal 460's endgame
-outgrows the room (24.5 million rests), and in the solver a full table drops it.
+Alone and narrowed from its first card, a sweep this wide wins each of the 8
+deals of 1-1000 that a sweep 30,000 wide could not win alone and 100,000 wide
+could (85, 268, 295, 305, 790, 906, 922, 924), in 24 to 36 s alone, and each
+of the 10 that 30,000 wide wins (131 to 919, 17 to 47 s) and 12 of the 13
+that the beams won in over 15 s at 60 s (not 390): 4 to 7.6 million rests each
+(``python benchmarks/sweep.py --deals LIST --width 100000 --room 0
+--no-trace``). At 30,000 it had won 10 of the 125 deals unknown at 60 s
+besides 48; at 300,000 it takes two to three times the minute.
 """
 
 
@@ -737,17 +740,17 @@ class Sweep:
         level = sum(len(self._distinct(rests)) for (at, _), rests in self.levels.items() if at == dealt + 1)
         if self.width is not None:
             level = min(level, self.width)
-        if self._fits(level, stock_out - dealt):
+        if self._fits(level, stock_out - dealt, self.width is not None):
             return
-        if self.width is None and self._fits(min(level, FIRST_WIDTH), stock_out - dealt):
+        if self.width is None and self._fits(min(level, FIRST_WIDTH), stock_out - dealt, True):
             self.width = FIRST_WIDTH  # narrowed, it may still win
             return
         raise SweepTooLarge
 
-    def _fits(self, rests: int, levels: int) -> bool:
-        """Whether ``levels`` more levels of this many rests each fit the stock phase's share of the room."""
+    def _fits(self, rests: int, levels: int, narrowed: bool) -> bool:
+        """Whether ``levels`` more levels of this many rests each fit the stock phase's share of the room, narrowed or not."""
         assert self.room is not None
-        share = STOCK_SHARE if self.width is None else NARROW_STOCK_SHARE
+        share = NARROW_STOCK_SHARE if narrowed else STOCK_SHARE
         return self.weight + ENTRY_WEIGHT * rests * levels <= share * self.room
 
     def _narrow(self, dealt: int) -> None:
@@ -907,11 +910,24 @@ class Sweep:
         except OverflowError:
             return shifted, nodes
 
-    def _layer_items(self, layer: Layer) -> Iterator[tuple[int, int]]:
-        """The rests and sets of a kept layer."""
-        shift = self.search.layout.position
+    def _layer_items(self, layer: Layer, heights: set[int]) -> Iterator[tuple[int, int]]:
+        """The rests and sets of a kept layer whose reserve heights are among ``heights``.
+
+        A step back looks for the position one move before; most of a layer's
+        rests have other heights, and picking out the rest with numpy spares a
+        win's trace a Python loop over every rest of three levels a step (deal
+        790 narrowed to 100,000 rests a card: 11 s of a 50 s sweep).
+        """
+        at = self.search.layout
+        shift, mask = at.heights - at.position, at.heights_mask
         rests, nodes = layer
-        return ((rest << shift, node) for rest, node in zip(rests, nodes))
+        if isinstance(rests, array):
+            words = np.frombuffer(rests, dtype=np.uint64)
+            picked = np.flatnonzero(np.isin(words >> np.uint64(shift) & np.uint64(mask), list(heights)))
+            chosen = ((int(words[index]), nodes[index]) for index in picked.tolist())
+        else:
+            chosen = ((rest, node) for rest, node in zip(rests, nodes) if rest >> shift & mask in heights)
+        return ((rest << at.position, node) for rest, node in chosen)
 
     def _endgame_moves(self, rest: int, node: int) -> list[tuple[int, int]]:
         """The moves from a rest with the stock out, as the search makes them (:meth:`~cardtable.solver.updown.Search.endgame_children`).
@@ -1081,9 +1097,7 @@ class Sweep:
                 levels = [(dealt - 1, before) for before in range(home, -1, -1)]
             else:
                 levels = [(dealt, home - 1), (dealt - 1, home), (dealt - 1, home - 1)]
-            sources = [
-                self._layer_items(self.swept_levels[level]) for level in levels if level in self.swept_levels
-            ]
+            sources = [self.swept_levels[level] for level in levels if level in self.swept_levels]
             step = self._step_back(rest, ranks, sources)
             assert step is not None, "a position swept has no position before it"
             rest, ranks, code = step
@@ -1093,30 +1107,28 @@ class Sweep:
     def _step_back_in_layers(self, rest: int, ranks: Ranks, index: int) -> tuple[int, Ranks, int, int] | None:
         """The step back from a position of layer ``index`` into an earlier layer, and that layer's index; None if there is none: the stock phase reached it."""
         for earlier in range(index - 1, -1, -1):
-            step = self._step_back(rest, ranks, [self._layer_items(self.layers[earlier])])
+            step = self._step_back(rest, ranks, [self.layers[earlier]])
             if step is not None:
                 return (*step, earlier)
         return None
 
-    def _step_back(
-        self, rest: int, ranks: Ranks, sources: Sequence[Iterable[tuple[int, int]]]
-    ) -> tuple[int, Ranks, int] | None:
+    def _step_back(self, rest: int, ranks: Ranks, sources: Sequence[Layer]) -> tuple[int, Ranks, int] | None:
         """The position one move before (``rest``, ``ranks``) among ``sources``' rests and sets, and the move's code; None if none is there."""
         search = self.search
         at = search.layout
         target = self._key(rest, ranks)
         heights = rest >> at.heights & at.heights_mask
+        # a move takes at most one card off one reserve
         near = {heights} | {heights + (1 << 4 * index) for index in range(len(search.reserves))}
-        wastes = (
-            [ranks, *((card, *ranks) for card in range(1, 14)), ranks[1:]]
-            if ranks
-            else [ranks, *((card,) for card in range(1, 14))]
-        )
-        for rests in sources:
-            for before, node in rests:
-                if before >> at.heights & at.heights_mask not in near:
-                    continue
-                for waste in wastes:
+        # a move takes the waste's top, puts a card on it, or leaves it; a rest's wastes are all as long
+        wastes: dict[int, list[Ranks]] = {
+            len(ranks): [ranks],
+            len(ranks) + 1: [(card, *ranks) for card in range(1, 14)],
+            len(ranks) - 1: [ranks[1:]],
+        }
+        for layer in sources:
+            for before, node in self._layer_items(layer, near):
+                for waste in wastes.get(self._waste_length(before), ()):
                     if self.sets.holds(node, waste):
                         key = self._key(before, waste)
                         for code, child in search.moves(key):

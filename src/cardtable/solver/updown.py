@@ -336,22 +336,19 @@ won with the same positions as when it kept its share, 7 with fewer (330
 with 3.9 million instead of 6.4) and one with more (495: 6.1 million
 instead of 5.6).
 """
-SWEEP_SHARE: Final = 1
+SWEEP_SHARE: Final = 3
 """Positions the sweep visits for each one the other searches visit, until :data:`SWEEP_THROUGH`.
 
-What a sweep costs the beams is what it sweeps, and a rest costs about twice a
-beam's position. A sweep that gave way before it could narrow cost the deals of
-1-1000 unknown at 60 s 0.1 to 1.3 million positions (median 250,000); one that
-narrows goes on to the end, and took 9 to 60 s alone on those that it does not
-win. Still, the 147 deals of 1-1000 that took over 50,000 positions to win at
-60 s are all won with the narrowing sweep at a share of 1, if later: 847 s for
-the 147 instead of 527 (median 1.45 s instead of 1.17, the longest 51.1 s; two
-processes side by side), 16 of them in over 15 s, but 841 in 36.5 s instead of
-44.7, by the sweep. And 8 of the deals unknown at 60 s are won besides (131,
-202, 206, 430, 611, 670, 858, 919). Deal 48 needs the sweep to go on alone near
-the end of the stock, not a larger share: 74 s at a share of 1 and 69 s at 2
-when it went on alone only once the stock was out, 48 to 56 s since (alone,
-``python benchmarks/solve.py acey-and-kingsley --deals 48 --timeout 60``).
+Narrowed to :data:`~cardtable.solver.sweep.FIRST_WIDTH` rests a card, the
+sweep wins most of the hard deals that the beams win, and others besides, so
+it gets the larger share. Measured at 60 s a deal on 25 of the deals it
+concerns most (the 8 unknown at 60 s that a sweep 100,000 wide wins alone,
+the 10 that one 30,000 wide wins, 7 that the beams won in over 15 s), with
+the constants patched (scratch runs of ``benchmarks/solve.py``, 5 December):
+a share of 3 wins all 25, 202 and 396 in 56 s; a share of 2 all but 202 and
+396; a share of 1 five of the first 12. Deal 48 needs the sweep to go on
+alone near the end of the stock, whatever its share (see
+:data:`SWEEP_THROUGH`).
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
