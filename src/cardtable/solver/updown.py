@@ -778,8 +778,8 @@ class Search:
         card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`). It gives way for
         good (``self.sweep`` becomes None) when even narrowed it would not fit,
         or when it ends narrowed without a win, which proves nothing: a sweep
-        three times as wide would take three times as long, and the beams need
-        the time (see :data:`SWEEP_SHARE`). Once a sweep has swept the levels
+        three times as wide would take two to three minutes (see
+        :data:`~cardtable.solver.sweep.FIRST_WIDTH`). Once a sweep has swept the levels
         of :data:`SWEEP_THROUGH` of the stock, it goes on to the end. Deals
         that the beams decide in their first rounds never
         wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
