@@ -918,7 +918,7 @@ class Sweep:
         """The rests and sets of a kept layer whose reserve heights are among ``heights``.
 
         A step back looks for the position one move before; most of a layer's
-        rests have other heights, and picking out the rest with numpy spares a
+        rests have other heights, and picking the others out with numpy spares a
         win's trace a Python loop over every rest of three levels a step (deal
         790 narrowed to 100,000 rests a card: 11 s of a 50 s sweep).
         """

@@ -346,7 +346,8 @@ concerns most (the 8 unknown at 60 s that a sweep 100,000 wide wins alone,
 the 10 that one 30,000 wide wins, 7 that the beams won in over 15 s), with
 the constants patched (scratch runs of ``benchmarks/solve.py``, 5 December):
 a share of 3 wins all 25, 202 and 396 in 56 s; a share of 2 all but 202 and
-396; a share of 1 five of the first 12. Deal 48 needs the sweep to go on
+396; a share of 1 five of the first 12 (run before a win's trace was made
+ten times as fast, which cost deal 790 11 s). Deal 48 needs the sweep to go on
 alone near the end of the stock, whatever its share (see
 :data:`SWEEP_THROUGH`).
 """
