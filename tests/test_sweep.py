@@ -282,7 +282,8 @@ def test_merges_forgotten_after_every_level_change_no_rest_verdict_or_line(
 
 def test_the_sweep_narrows_when_its_rests_would_outgrow_its_room() -> None:
     # Deal 1: the rests multiply as cards go home, and the sweep sees it coming.
-    # With room for FIRST_WIDTH rests a card it narrows; with less it gives way.
+    # With room for FIRST_WIDTH rests a card it narrows (judged against a narrowed
+    # sweep's share of the room, not an exact one's); with less it gives way.
     sweep = Sweep(searching(1), 4_000_000)
     while not sweep.narrowed:
         assert not sweep.advance(sweep.search.states + 10_000, lambda: None)

@@ -479,8 +479,8 @@ def test_the_sweep_takes_its_share_after_the_first_rounds() -> None:
     # when it has visited SWEEP_SHARE times what the other searches have.
     search = _Watched(deal(load_game(ACEY), 13))
     with pytest.raises(_BudgetExceeded):
-        search.run(stop_after(1_000_000))
-    assert len(search.turns) >= 2
+        search.run(stop_after(1_500_000))
+    assert len(search.turns) > 2
     assert search.turns[0][3] == 1 + 2 * SWEEP_FROM
     swept = 0
     for begun, ended, over, _, _ in search.turns:
