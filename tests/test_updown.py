@@ -434,11 +434,12 @@ class _Watched(Search):
         self.beams[-1] = (width, ahead, True)
         return outcome
 
-    def _sweep_turn(self, check: Check) -> Sweep | None:
+    def _sweep_turn(self, check: Check, round_: int) -> Sweep | None:
         if not self.sweeps:
             return None
+        assert round_ == SWEEP_FROM + len(self.turns)  # a turn after every round from SWEEP_FROM
         begun, taking = self.states, self.sweep
-        over = super()._sweep_turn(check)
+        over = super()._sweep_turn(check, round_)
         if taking is not None:
             self.widths.append((taking.width, taking.narrowed))
         if over is not None:
@@ -473,20 +474,29 @@ def test_the_beams_keep_the_schedule_whatever_the_budget() -> None:
     assert not search.beams[-1][2]  # the last one was cut
 
 
-def test_the_sweep_takes_its_share_after_the_first_rounds() -> None:
+def _share(turn: int) -> int:
+    """The share of the sweep's turn number ``turn`` (from 0), which comes after round SWEEP_FROM + ``turn``."""
+    return SWEEP_SHARE if SWEEP_FROM + turn >= updown.SHARE_FROM else 1
+
+
+def test_the_sweep_takes_its_share_after_the_first_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
     # Deal 13 with no bound on the table, so that its sweep never gives way: it
     # waits for the beams of rounds 0 to SWEEP_FROM, then each of its turns ends
-    # when it has visited SWEEP_SHARE times what the other searches have.
+    # when it has visited as many positions as the other searches have, and
+    # SWEEP_SHARE times as many after round SHARE_FROM (moved up here, so that
+    # the budget sees both shares).
+    monkeypatch.setattr(updown, "SHARE_FROM", SWEEP_FROM + 1)
     search = _Watched(deal(load_game(ACEY), 13))
     with pytest.raises(_BudgetExceeded):
         search.run(stop_after(1_500_000))
     assert len(search.turns) > 2
     assert search.turns[0][3] == 1 + 2 * SWEEP_FROM
     swept = 0
-    for begun, ended, over, _, _ in search.turns:
+    for turn, (begun, ended, over, _, _) in enumerate(search.turns):
         swept += ended - begun
         assert not over
-        assert swept == SWEEP_SHARE * (ended - swept)
+        assert swept == _share(turn) * (ended - swept)
+    assert _share(0) == 1 and _share(len(search.turns) - 1) == SWEEP_SHARE > 1
 
 
 def test_a_sweep_whose_rests_multiply_narrows_and_keeps_its_share() -> None:
@@ -499,10 +509,10 @@ def test_a_sweep_whose_rests_multiply_narrows_and_keeps_its_share() -> None:
     assert search.widths[0] == (None, False)
     assert search.widths[-1] == (sweep.FIRST_WIDTH, True)
     swept = 0
-    for begun, ended, over, _, still_there in search.turns:
+    for turn, (begun, ended, over, _, still_there) in enumerate(search.turns):
         swept += ended - begun
         assert still_there and not over
-        assert swept == SWEEP_SHARE * (ended - swept)
+        assert swept == _share(turn) * (ended - swept)
 
 
 def test_a_narrowed_sweep_that_ends_without_a_win_gives_way_for_good() -> None:
@@ -528,6 +538,7 @@ def test_a_sweep_near_the_end_of_the_stock_goes_on_to_the_end_in_one_turn(
     for _ in range(52):
         state.push(Move.deal())
     monkeypatch.setattr(updown, "SWEEP_SHARE", 0)
+    monkeypatch.setattr(updown, "SHARE_FROM", 0)
     through = _Watched(state)
     assert through.run(stop_after(1_000_000)) is None
     (begun, ended, over, _, _), *_ = through.turns

@@ -337,7 +337,7 @@ with 3.9 million instead of 6.4) and one with more (495: 6.1 million
 instead of 5.6).
 """
 SWEEP_SHARE: Final = 3
-"""Positions the sweep visits for each one the other searches visit, until :data:`SWEEP_THROUGH`.
+"""Positions the sweep visits for each one the other searches visit, after round :data:`SHARE_FROM` and until :data:`SWEEP_THROUGH`.
 
 Narrowed to :data:`~cardtable.solver.sweep.FIRST_WIDTH` rests a card, the
 sweep wins most of the hard deals that the beams win, and others besides, so
@@ -350,6 +350,24 @@ a share of 3 wins all 25, 202 and 396 in 56 s; a share of 2 all but 202 and
 ten times as fast, which cost deal 790 11 s). Deal 48 needs the sweep to go on
 alone near the end of the stock, whatever its share (see
 :data:`SWEEP_THROUGH`).
+"""
+SHARE_FROM: Final = 5
+"""The round after which the sweep takes :data:`SWEEP_SHARE`; before, it visits as many positions as the other searches.
+
+The narrowed sweep wins only once the others have visited hundreds of
+thousands of positions, while most deals the beams win take far fewer: a
+budget of positions loses to the larger share what the beams would have
+won with it (deals 1-300 at 500,000 positions: 250 won with the larger
+share from the first turn, 258 with this). Each turn tops the sweep up to
+its share of all the positions so far, so a sweep that wins in a turn after
+this round wins after the same positions of the others either way. Of the
+180 deals won in the 60 s run of the 289 deals the sweep concerns (see
+docs/winnability.md), the sweep wins 27, each in the turn after round 5 or
+6 (the others had visited 679,375 to 3,115,098 positions), and all 27 are
+won again with the positions they took, give or take 0.5% (the dead
+positions the searches share differ a little; 495, which the beams win,
+takes 3.3% more). Scratch runs, 5 December, with a deal's positions as its
+budget.
 """
 LOOK_AHEAD: Final = 8
 """Stock cards the beam's greedy look-ahead takes before it judges a position (see :meth:`Search._rank_ahead`)."""
@@ -766,15 +784,16 @@ class Search:
                 return self._probe(random.Random(round_) if round_ else None, cap, check)
             except _ProbeCut:
                 width, cap = width * GROWTH, cap * GROWTH
-            if round_ >= SWEEP_FROM and (swept := self._sweep_turn(check)) is not None:
+            if round_ >= SWEEP_FROM and (swept := self._sweep_turn(check, round_)) is not None:
                 return swept.win
         raise AssertionError("unreachable")
 
-    def _sweep_turn(self, check: Check) -> Sweep | None:
+    def _sweep_turn(self, check: Check, round_: int) -> Sweep | None:
         """The sweep's turn (:mod:`cardtable.solver.sweep`): the sweep if it is over with a verdict (in ``win``), else None.
 
-        It sweeps until it has visited :data:`SWEEP_SHARE` times as many
-        positions as the other searches together. A sweep whose rests would
+        It sweeps until it has visited as many positions as the other searches
+        together, :data:`SWEEP_SHARE` times as many after round
+        :data:`SHARE_FROM` (``round_`` is the one just ended). A sweep whose rests would
         outgrow its room narrows to the most promising rests after each stock
         card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`). It gives way for
         good (``self.sweep`` becomes None) when even narrowed it would not fit,
@@ -790,7 +809,8 @@ class Search:
         if sweep is None:  # it gave way
             return None
         begun = self.states
-        until = begun + SWEEP_SHARE * (begun - self.swept) - self.swept
+        share = SWEEP_SHARE if round_ >= SHARE_FROM else 1
+        until = begun + share * (begun - self.swept) - self.swept
         self._sweeping = True
         try:
             over = sweep.advance(until, lambda: self._look(check, 0))
