@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 python3 -m ruff check src tests benchmarks
+python3 -m ruff format --check src tests benchmarks
 python3 -m mypy
 # The browser tests (tests/web) drive Debian's Chromium; a clean machine does not have it yet.
 if [ ! -x /usr/bin/chromium ]; then

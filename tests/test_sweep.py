@@ -321,7 +321,9 @@ def test_a_search_lets_its_sweep_go_at_once_when_it_ends() -> None:
 
 @FAST
 @given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, with_stock=stock)), st.integers(1, 40))
-def test_a_sweep_paused_every_few_rests_sweeps_the_same_rests_in_the_same_order(state: State, step: int) -> None:
+def test_a_sweep_paused_every_few_rests_sweeps_the_same_rests_in_the_same_order(
+    state: State, step: int
+) -> None:
     # The search gives the sweep turns of any length, and a level sweeps its rests
     # in batches that end where a turn does: where the batches end must change
     # nothing, not the rests, their order, the foundation classes numbered, nor the line.

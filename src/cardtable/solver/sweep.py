@@ -713,7 +713,8 @@ class Sweep:
         for level in [level for level in self.levels if level[0] == dealt]:
             arrivals = self.levels.pop(level)
             self._pending -= arrivals.size
-            if self.trace and arrivals.size:  # a level the sweep made ready for moves that never came stays empty
+            # a level the sweep made ready for moves that never came stays empty
+            if self.trace and arrivals.size:
                 rests, nodes = self._merged(arrivals)
                 self.swept_levels[level] = (array("q", rests.tobytes()), array("q", nodes.tobytes()))
                 self._layered += len(rests)

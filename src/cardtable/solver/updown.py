@@ -420,7 +420,8 @@ class Search:
         self._homes: dict[int, list[tuple[int, int]]] = {}
         self._lifts: dict[int, list[tuple[int, int, int]]] = {}
         self._pairings: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-        self._paired: dict[int, list[tuple[tuple[int, ...], int]]] = {}  # by a key's tableau and foundations (see paired)
+        # by a key's tableau and foundations (see paired)
+        self._paired: dict[int, list[tuple[tuple[int, ...], int]]] = {}
         self._settled: dict[int, tuple[int, int]] = {}  # by a key's tableau and foundations (see settle)
         self._refills: dict[int, int] = {}
         self._plays: dict[int, tuple[int, tuple[tuple[int, int, int], ...]]] = {}
