@@ -798,16 +798,16 @@ class Search:
         It sweeps until it has visited as many positions as the other
         searches together, :data:`SWEEP_SHARE` times as many after round
         :data:`SHARE_FROM` (``round_`` is the one just ended). A sweep whose
-        rests would outgrow its room narrows to the most promising rests after each stock
-        card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`). It gives way for
-        good (``self.sweep`` becomes None) when even narrowed it would not fit,
-        or when it ends narrowed without a win, which proves nothing: a sweep
-        three times as wide would take two to three minutes (see
-        :data:`~cardtable.solver.sweep.FIRST_WIDTH`). Once a sweep has swept the levels
-        of :data:`SWEEP_THROUGH` of the stock, it goes on to the end. Deals
-        that the beams decide in their first rounds never
-        wait for it (of the 873 deals of 1-1000 won at 60 s, 727 took under
-        50,000 positions).
+        rests would outgrow its room narrows to the most promising rests
+        after each stock card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`).
+        It gives way for good (``self.sweep`` becomes None) when even
+        narrowed it would not fit, or when it ends narrowed without a win,
+        which proves nothing: a sweep three times as wide would take two to
+        three minutes (see :data:`~cardtable.solver.sweep.FIRST_WIDTH`).
+        Once a sweep has swept the levels of :data:`SWEEP_THROUGH` of the
+        stock, it goes on to the end. Deals that the beams decide in their
+        first rounds never wait for it (of the 873 deals of 1-1000 won at
+        60 s, 727 took under 50,000 positions).
         """
         sweep = self.sweep
         if sweep is None:  # it gave way
