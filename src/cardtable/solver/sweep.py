@@ -89,11 +89,14 @@ TOP_BITS: Final = 4
 """Bits of a rank (1 to 13) in a packed top: the node of what lies below it, shifted past its rank (see :class:`WasteSets`)."""
 TOP_MASK: Final = (1 << TOP_BITS) - 1
 PAIR_SHIFT: Final = 40
-"""Bits of the second node in a merge's memo key: more nodes than 2**40 would take terabytes.
+"""Bits of one node in a packed pair or top: more nodes than 2**36 would take terabytes.
 
-An int key takes about 36 bytes and hashes at once; a tuple of the two took
-56 bytes besides them, and hashed both.
+A merge is remembered by its two nodes packed in one int, and a set with
+several tops is named by its packed tops in one int: an int key takes about
+36 bytes and hashes at once, where a tuple took 56 bytes besides its ints,
+and hashed each.
 """
+PAIR_MASK: Final = (1 << PAIR_SHIFT) - 1
 
 
 class WasteSets:
@@ -107,21 +110,34 @@ class WasteSets:
     with others: the wastes of a deal are all read off one stock, and their
     lower parts repeat.
 
-    An exact sweep makes millions of sets, so each is kept as small as it
-    can be, and its form is its name among the numbers too: a set with one top
-    (every deal makes one) as one int, ``below << 4 | rank``; a set with
-    several as a tuple of such ints in rank order. A dict of tops and a tuple
-    of pairs to name it took two to three times the memory.
+    An exact sweep makes hundreds of millions of sets, so each takes as few
+    bytes as it can. A top is packed in an int, ``below << 4 | rank``. Four
+    sets in five have one top (every deal makes one: deal 888's exact sweep at
+    its 55th stock card, 1.38 million of 1.72 million), and such a set is kept
+    as two machine words: its top, and the first one-top set made on it, which
+    is how the next deal finds it again without a dict. Only the sets with
+    several tops, named by their tops packed in one int in rank order, and
+    the rare second one-top set made on a set, are numbered through a dict.
+    Kept as Python ints in a list and a dict, a one-top set took about 110
+    bytes.
     """
 
     def __init__(self) -> None:
-        self.edges: list[int | tuple[int, ...]] = [(), ()]
-        """Each node's tops, packed: an int for one top, a tuple of them for several (see above)."""
-        self.numbers: dict[int | tuple[int, ...], int] = {}
-        """Each node's number by its packed tops: read directly where a sweep deals (see :meth:`on`)."""
+        self.packed = array("q", [-1, -1])
+        """Each node's tops: its one top packed, or the complement of its name's place in :attr:`several`."""
+        self.several: list[int] = [0]
+        """The names of the sets with several tops (see above); the empty name stands for no top at all."""
+        self.dealt_on = array("q", [0, 0])
+        """Each node's first one-top set made on it, ``number << 4 | rank``; 0, none yet."""
+        self.numbers: dict[int, int] = {}
+        """The other sets' numbers by their names: a packed top (below 2**40) or several (above)."""
         # merges remembered by their two nodes packed in one int (see PAIR_SHIFT)
         self._unions: dict[int, int] = {}
         self._differences: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        """The nodes numbered, the two fixed ones included."""
+        return len(self.packed)
 
     @property
     def merges(self) -> int:
@@ -129,18 +145,28 @@ class WasteSets:
         return len(self._unions) + len(self._differences)
 
     def tops(self, node: int) -> Sequence[tuple[int, int]]:
-        """Each rank on top of a waste of the set, with the set of what lies below it."""
-        edges = self.edges[node]
-        if isinstance(edges, int):
-            return ((edges & TOP_MASK, edges >> TOP_BITS),)
-        return [(top & TOP_MASK, top >> TOP_BITS) for top in edges]
+        """Each rank on top of a waste of the set, with the set of what lies below it, in rank order."""
+        top = self.packed[node]
+        if top >= 0:
+            return ((top & TOP_MASK, top >> TOP_BITS),)
+        name, tops = self.several[~top], []
+        while name:
+            top = name & PAIR_MASK
+            tops.append((top & TOP_MASK, top >> TOP_BITS))
+            name >>= PAIR_SHIFT
+        return tops
 
     def below(self, node: int, card: int) -> int:
         """The set of what lies below ``card`` in the wastes of the set that have it on top (EMPTY: none have)."""
-        edges = self.edges[node]
-        for top in (edges,) if isinstance(edges, int) else edges:
+        top = self.packed[node]
+        if top >= 0:
+            return top >> TOP_BITS if top & TOP_MASK == card else EMPTY
+        name = self.several[~top]
+        while name:
+            top = name & PAIR_MASK
             if top & TOP_MASK == card:
                 return top >> TOP_BITS
+            name >>= PAIR_SHIFT
         return EMPTY
 
     def node(self, edges: dict[int, int]) -> int:
@@ -148,15 +174,21 @@ class WasteSets:
         if len(edges) == 1:
             ((card, below),) = edges.items()
             return self.on(card, below)
-        return self._named(tuple(below << TOP_BITS | card for card, below in sorted(edges.items())))
-
-    def _named(self, name: tuple[int, ...]) -> int:
-        """The number of the set with several tops, packed in rank order (see the class)."""
+        name = shift = 0
+        for card, below in sorted(edges.items()):
+            name |= (below << TOP_BITS | card) << shift
+            shift += PAIR_SHIFT
         number = self.numbers.get(name)
         if number is None:
-            number = self.numbers[name] = len(self.edges)
-            self.edges.append(name)
+            number = self.numbers[name] = self._new(~len(self.several))
+            self.several.append(name)
         return number
+
+    def _new(self, packed: int) -> int:
+        """Number a new node with these tops (see :attr:`packed`)."""
+        self.packed.append(packed)
+        self.dealt_on.append(0)
+        return len(self.packed) - 1
 
     def of(self, ranks: Ranks) -> int:
         """The set that holds one waste."""
@@ -168,14 +200,21 @@ class WasteSets:
     def on(self, card: int, node: int) -> int:
         """The set of the wastes of ``node`` with a card of rank ``card`` dealt on each: one new top.
 
-        Every rest of the stock phase deals, so this is the commonest step; a
-        set with one top is named by that top alone, with no dict to sort.
+        Every rest of the stock phase deals, so this is the commonest step: a
+        look at the first one-top set made on ``node``, and a dict only for a
+        second (a set met at two levels is dealt two cards).
         """
+        first = self.dealt_on[node]
+        if first & TOP_MASK == card:
+            return first >> TOP_BITS
         name = node << TOP_BITS | card
-        number = self.numbers.get(name)
-        if number is None:
-            number = self.numbers[name] = len(self.edges)
-            self.edges.append(name)
+        if first:
+            number = self.numbers.get(name)
+            if number is None:
+                number = self.numbers[name] = self._new(name)
+            return number
+        number = self._new(name)
+        self.dealt_on[node] = number << TOP_BITS | card
         return number
 
     def union(self, one: int, other: int) -> int:
@@ -226,7 +265,7 @@ class WasteSets:
         """Forget every set that the holders' values do not reach, and number the rest afresh, in the holders too; how many are left.
 
         Nodes are never freed one by one: sets share their lower parts, and a
-        node's number is its place in :attr:`edges`. So a sweep that keeps no
+        node's number is its place in :attr:`packed`. So a sweep that keeps no
         trace of its swept rests drops their sets all at once, now and then.
         A node is always numbered after the nodes below it, so one pass down
         the numbers finds every node reached, and one pass up moves each kept
@@ -236,10 +275,52 @@ class WasteSets:
         to sets, or an array of sets (a stock-phase level's, see :class:`Arrivals`).
         """
         holders = list(holders)
-        edges = self.edges
         self.numbers = {}  # rebuilt below, once the old one is gone
         self.forget_merges()
-        reached = bytearray(len(edges))
+        reached = self._reached(holders)
+        renumbered = array("q", [0]) * len(self.packed)
+        renumbered[BARE] = BARE
+        self.dealt_on[EMPTY] = self.dealt_on[BARE] = 0
+        kept, named = BARE, 1  # the last node kept, and the names of several tops kept
+        packed, several, dealt_on = self.packed, self.several, self.dealt_on
+        for node in range(BARE + 1, len(packed)):
+            if not reached[node]:
+                continue
+            kept += 1
+            renumbered[node] = kept
+            dealt_on[kept] = 0
+            top = packed[node]
+            if top >= 0:  # one top: found again on the node below, or by name
+                below, card = renumbered[top >> TOP_BITS], top & TOP_MASK
+                packed[kept] = below << TOP_BITS | card
+                if dealt_on[below]:
+                    self.numbers[below << TOP_BITS | card] = kept
+                else:
+                    dealt_on[below] = kept << TOP_BITS | card
+            else:  # the names kept move down in place too: a kept name's new place is never past its old one
+                name, renamed, shift = several[~top], 0, 0
+                while name:
+                    top = name & PAIR_MASK
+                    renamed |= (renumbered[top >> TOP_BITS] << TOP_BITS | top & TOP_MASK) << shift
+                    name >>= PAIR_SHIFT
+                    shift += PAIR_SHIFT
+                packed[kept] = ~named
+                several[named] = renamed
+                self.numbers[renamed] = kept
+                named += 1
+        del packed[kept + 1 :], dealt_on[kept + 1 :], several[named:]
+        numbers = np.frombuffer(renumbered, dtype=np.int64)
+        for holder in holders:
+            if isinstance(holder, dict):
+                for rest, node in holder.items():
+                    holder[rest] = renumbered[node]
+            else:
+                holder[:] = numbers[holder]
+        return len(packed)
+
+    def _reached(self, holders: list[dict[int, int] | Keys]) -> bytearray:
+        """Whether the holders' sets reach each node: one pass down the numbers, since a node comes after the nodes below it."""
+        reached = bytearray(len(self.packed))
         reached[EMPTY] = reached[BARE] = 1
         marks = np.frombuffer(reached, dtype=np.uint8)
         for holder in holders:
@@ -248,34 +329,18 @@ class WasteSets:
                     reached[node] = 1
             else:
                 marks[holder] = 1
-        for node in range(len(edges) - 1, BARE, -1):
+        packed, several = self.packed, self.several
+        for node in range(len(reached) - 1, BARE, -1):
             if reached[node]:
-                tops = edges[node]
-                for top in (tops,) if isinstance(tops, int) else tops:
+                top = packed[node]
+                if top >= 0:
                     reached[top >> TOP_BITS] = 1
-        renumbered = array("q", [0]) * len(edges)
-        renumbered[BARE] = kept = BARE
-        for node in range(BARE + 1, len(edges)):
-            if reached[node]:
-                kept += 1
-                renumbered[node] = kept
-                tops = edges[node]
-                if isinstance(tops, int):
-                    edges[kept] = renumbered[tops >> TOP_BITS] << TOP_BITS | tops & TOP_MASK
-                else:
-                    edges[kept] = tuple(
-                        renumbered[top >> TOP_BITS] << TOP_BITS | top & TOP_MASK for top in tops
-                    )
-        del edges[kept + 1 :]
-        self.numbers = {edges[node]: node for node in range(BARE + 1, kept + 1)}
-        numbers = np.frombuffer(renumbered, dtype=np.int64)
-        for holder in holders:
-            if isinstance(holder, dict):
-                for rest, node in holder.items():
-                    holder[rest] = renumbered[node]
-            else:
-                holder[:] = numbers[holder]
-        return len(edges)
+                    continue
+                name = several[~top]
+                while name:
+                    reached[(name & PAIR_MASK) >> TOP_BITS] = 1
+                    name >>= PAIR_SHIFT
+        return reached
 
 
 def waste_ranks(search: Search, key: int) -> Ranks:
@@ -422,6 +487,12 @@ card 57: 13.5 million), a fifth of its memory. Forgotten past this many, after
 any level, deal 888's sweep held 3.45 GB instead of 4.00 at 20.5 million
 rests, for 4% more time; forgotten after every level, 33% more.
 """
+UNITED_AT_ONCE: Final = 1 << 18
+"""Rests that came more than once whose sets a level's merge unites from one slice of ints (see :meth:`Sweep._merged`).
+
+An exact sweep's level can take tens of millions of arrivals; made ints all
+at once, their sets took 40 bytes each besides the arrays.
+"""
 FIRST_WIDTH: Final = 100_000
 """The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
 
@@ -509,7 +580,7 @@ class Sweep:
         """What the sweep holds, in positions of the search's table (by the bytes each thing takes)."""
         return int(
             ENTRY_WEIGHT * (self._entries + self.sets.merges)
-            + NODE_WEIGHT * len(self.sets.edges)
+            + NODE_WEIGHT * len(self.sets)
             + LAYER_WEIGHT * (self._layered + self._pending)
         )
 
@@ -726,7 +797,7 @@ class Sweep:
         The rests still to sweep are those of the levels and the endgame's
         counts waiting, and ``holders``: the endgame's count at hand.
         """
-        if self.trace or len(self.sets.edges) < 2 * self._sets_kept:
+        if self.trace or len(self.sets) < 2 * self._sets_kept:
             return
         levels = [nodes for arrivals in self.levels.values() for nodes in arrivals.nodes]
         self._sets_kept = self.sets.keep_only([*levels, *self.waiting.values(), *holders])
@@ -1029,17 +1100,22 @@ class Sweep:
         if not arrivals.size:
             return _keys([]), _keys([])
         if not arrivals.merged:
-            rests, nodes = np.concatenate(arrivals.rests), np.concatenate(arrivals.nodes)
+            # the batches go as soon as they are joined, and only a slice of the sets at a time becomes ints
+            rests, arrivals.rests = np.concatenate(arrivals.rests), []
             order = np.argsort(rests, kind="stable")  # a rest's comings stay in the order they came
             ordered = rests[order]
+            del rests
+            nodes, arrivals.nodes = np.concatenate(arrivals.nodes), []
+            nodes = nodes[order]
             starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
-            sizes = np.diff(np.append(starts, len(rests)))
-            united = nodes[order[starts]]
+            sizes = np.diff(np.append(starts, len(ordered)))
+            united = nodes[starts]
             several = np.flatnonzero(sizes > 1)
-            if len(several):
-                came, union = nodes[order].tolist(), self.sets.union
+            for part in np.array_split(several, -(-len(several) // UNITED_AT_ONCE)) if len(several) else ():
+                low, high = starts[part[0]], starts[part[-1]] + sizes[part[-1]]
+                came, union = nodes[low:high].tolist(), self.sets.union
                 for index, start, size in zip(
-                    several.tolist(), starts[several].tolist(), sizes[several].tolist()
+                    part.tolist(), (starts[part] - low).tolist(), sizes[part].tolist()
                 ):
                     node = came[start]
                     for other in came[start + 1 : start + size]:
@@ -1047,7 +1123,7 @@ class Sweep:
                     united[index] = node
             first = np.argsort(order[starts])
             arrivals.rests, arrivals.nodes = [ordered[starts][first]], [united[first]]
-            self._pending -= arrivals.size - len(first)
+            self._pending -= len(ordered) - len(first)
             arrivals.size, arrivals.merged = len(first), True
         return arrivals.rests[0], arrivals.nodes[0]
 
