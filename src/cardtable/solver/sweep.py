@@ -111,15 +111,16 @@ class WasteSets:
     lower parts repeat.
 
     An exact sweep makes hundreds of millions of sets, so each takes as few
-    bytes as it can. A top is packed in an int, ``below << 4 | rank``. Four
-    sets in five have one top (every deal makes one: deal 888's exact sweep at
-    its 55th stock card, 1.38 million of 1.72 million), and such a set is kept
-    as two machine words: its top, and the first one-top set made on it, which
-    is how the next deal finds it again without a dict. Only the sets with
-    several tops, named by their tops packed in one int in rank order, and
-    the rare second one-top set made on a set, are numbered through a dict.
-    Kept as Python ints in a list and a dict, a one-top set took about 110
-    bytes.
+    bytes as it can. A top is packed in an int, ``below << 4 | rank``. Most
+    sets have one top (every deal makes one; in deal 888's exact sweep, 1.38
+    of 1.72 million at its 55th stock card, 6.77 of 9.15 million at its
+    58th), and such a set is kept as one machine word, its top. Each node
+    keeps in a second word the first one-top set made on it (at card 55,
+    943,000 of the 1.38 million), which is how the next deal finds that set
+    again without a dict. The sets with several tops, named by their tops
+    packed in one int in rank order, and the other one-top sets are numbered
+    through a dict. Kept as Python ints in a list and a dict, a one-top set
+    took about 110 bytes.
     """
 
     def __init__(self) -> None:
@@ -436,9 +437,10 @@ ENTRY_WEIGHT: Final = 0.5
 NODE_WEIGHT: Final = 2.0
 """A node of :class:`WasteSets` against a position: ~350 bytes while its tops were a dict named by a tuple.
 
-Packed, a node takes about half of that or less, but the weight stays: it
-decides where a sweep in the solver narrows or gives way, which is where it was
-measured to pay, and what it overstates is a margin of memory.
+Packed, a node takes a third of that or less (16 bytes for most one-top sets:
+see the class), but the weight stays: it decides where a sweep in the solver
+narrows or gives way, which is where it was measured to pay, and what it
+overstates is a margin of memory.
 """
 STOCK_SHARE: Final = 1 / 3
 """The share of its room that the sweep's stock phase may be projected to take (see :meth:`Sweep._project`).
