@@ -171,7 +171,7 @@ def test_the_endgame_never_puts_a_card_back_on_a_reserve_or_the_waste(state: Sta
                 frontier.append(after)
     sweep = swept(state)
     if sweep.win is None:  # it went through every count, and forgot each
-        assert sweep.waiting == {} and sweep._entries == 0
+        assert sweep.waiting == {} and sweep._entries == sweep._pending == 0
 
 
 @FAST

@@ -429,6 +429,9 @@ def _in_order(sources: Sequence[Keys], *columns: Sequence[Keys]) -> list[Keys]:
 Level = tuple[int, int]
 """A stock-phase level: (stock cards dealt, cards home)."""
 
+Waiting = tuple["array[int]", "array[int]"]
+"""The endgame's rests waiting with one count of cards stacked: each shifted past its empty waste, and its set, as they came."""
+
 Layer = tuple[Sequence[int], Sequence[int]]
 """A swept stock-phase level or endgame layer, kept for a trace: its rests (shifted down past their empty waste), and their sets."""
 
@@ -555,12 +558,14 @@ class Sweep:
         # the stock phase's rests by level, to sweep and swept; the endgame's by cards stacked, to sweep; its layers
         self.levels: dict[Level, Arrivals] = {}
         self.swept_levels: dict[Level, Layer] = {}
-        self.waiting: dict[int, dict[int, int]] = {}
+        self.waiting: dict[int, Waiting] = {}
         self.layers: list[Layer] = []
         self.dealt = search.dealt(search.root)
         """The level being swept: stock cards dealt (all, once the stock is out)."""
-        self._entries = 0  # rests held in dicts: the endgame's waiting, seen and upcoming
-        self._pending = 0  # rests held in the levels' arrivals, twice if they came twice
+        self._entries = 0  # rests held in dicts: the endgame's seen and upcoming
+        self._pending = (
+            0  # rests held in the levels' arrivals and the endgame's waiting, twice if they came twice
+        )
         self._layered = 0  # rests held in swept levels and finished layers
         self._allowance = 1  # rests the sweep may take before it pauses (see advance)
         # the stock phase's rests are shifted past their waste (see Arrivals): where their fields sit then
@@ -625,7 +630,7 @@ class Sweep:
         first, lowest = search.dealt(start), self._home(start)
         wastes = sets.of(waste_ranks(search, search.root))
         if first == stock_out:
-            self._keep(self._waiting(start), start, wastes)
+            self._wait(self._waiting(start), start, wastes)
         else:
             self._arrive(self._level((first, lowest)), _keys([start >> self._shift]), _keys([wastes]))
         for dealt in range(first, stock_out):
@@ -772,9 +777,11 @@ class Sweep:
         """
         settle, shift = self.search.settle, self._shift
         rests, nodes = self._merged(reached)
-        for rest, wastes in zip(rests.tolist(), nodes.tolist()):
-            settled = settle(rest << shift)[0]
-            self._keep(self._waiting(settled), settled, wastes)
+        for part in range(0, len(rests), UNITED_AT_ONCE):  # a slice at a time made ints, as in _merged
+            end = part + UNITED_AT_ONCE
+            for rest, wastes in zip(rests[part:end].tolist(), nodes[part:end].tolist()):
+                settled = settle(rest << shift)[0]
+                self._wait(self._waiting(settled), settled, wastes)
         self._pending -= reached.size
 
     def _put_away(self, dealt: int) -> None:
@@ -802,7 +809,8 @@ class Sweep:
         if self.trace or len(self.sets) < 2 * self._sets_kept:
             return
         levels = [nodes for arrivals in self.levels.values() for nodes in arrivals.nodes]
-        self._sets_kept = self.sets.keep_only([*levels, *self.waiting.values(), *holders])
+        waiting = [np.frombuffer(nodes, dtype=np.int64) for _, nodes in self.waiting.values()]
+        self._sets_kept = self.sets.keep_only([*levels, *waiting, *holders])
 
     def _project(self, dealt: int, stock_out: int) -> None:
         """Narrow the sweep when the rests of the next level, as many again at each card to come, would not fit; give way if even that would not.
@@ -922,8 +930,8 @@ class Sweep:
         heights_at, heights_mask = at.heights, at.heights_mask
         while waiting:
             stacked = max(waiting)
-            seen = waiting.pop(stacked)
-            fewer = waiting.setdefault(stacked - 1, {}) if stacked else {}
+            seen = self._gathered(waiting.pop(stacked))
+            fewer = waiting.setdefault(stacked - 1, (array("q"), array("q"))) if stacked else None
             rests, nodes = list(seen), list(seen.values())
             while rests:
                 for rest, node in zip(rests, nodes):
@@ -938,7 +946,8 @@ class Sweep:
                     yield 1
                     for after, wastes in self._endgame_moves(rest, node):
                         if wastes != node or (after ^ rest) >> heights_at & heights_mask:
-                            self._keep(fewer, after, wastes)  # a card left the waste or a reserve
+                            assert fewer is not None  # a card left: there was one
+                            self._wait(fewer, after, wastes)
                             continue
                         old = seen.get(after)
                         if old is None:  # a rest not seen before: the usual case, and the cheapest
@@ -966,14 +975,30 @@ class Sweep:
                 rests, nodes = list(upcoming), list(upcoming.values())
                 self._entries -= len(upcoming)  # they are held in the layer now
             self._entries -= len(seen)  # no rest with this many cards stacked can come again
-            if not fewer:
+            if fewer is not None and not fewer[0]:
                 waiting.pop(stacked - 1, None)
 
-    def _waiting(self, rest: int) -> dict[int, int]:
+    def _waiting(self, rest: int) -> Waiting:
         """The endgame's rests to sweep with as many cards in the reserves and the waste as ``rest``."""
         at = self.search.layout
         in_reserves = self.search.in_reserves(rest >> at.heights & at.heights_mask)
-        return self.waiting.setdefault(in_reserves + self._waste_length(rest), {})
+        return self.waiting.setdefault(in_reserves + self._waste_length(rest), (array("q"), array("q")))
+
+    def _wait(self, waiting: Waiting, rest: int, wastes: int) -> None:
+        """Add an endgame rest and its set to those waiting with its count: a rest that comes again is merged once its count is swept."""
+        waiting[0].append(rest >> self._shift)
+        waiting[1].append(wastes)
+        self._pending += 1
+
+    def _gathered(self, waiting: Waiting) -> dict[int, int]:
+        """The rests waiting with one count, each once, in the order it first came, with the union of its sets (see :meth:`_merged`)."""
+        arrivals = Arrivals()
+        arrivals.add(*(np.frombuffer(column, dtype=np.int64) for column in waiting))
+        rests, nodes = self._merged(arrivals)
+        self._pending -= arrivals.size
+        self._entries += len(rests)
+        shift = self._shift
+        return {rest << shift: node for rest, node in zip(rests.tolist(), nodes.tolist())}
 
     def _layer(self, rests: list[int], nodes: list[int]) -> Layer:
         """A swept layer as it is kept for tracing a win: rests have no waste bits, so shifted they fit a machine word.
@@ -1128,14 +1153,6 @@ class Sweep:
             self._pending -= len(ordered) - len(first)
             arrivals.size, arrivals.merged = len(first), True
         return arrivals.rests[0], arrivals.nodes[0]
-
-    def _keep(self, rests: dict[int, int], rest: int, wastes: int) -> None:
-        old = rests.get(rest)
-        if old is None:
-            self._entries += 1
-            rests[rest] = wastes
-        else:
-            rests[rest] = self.sets.union(old, wastes)
 
     def _home(self, rest: int) -> int:
         """How many cards the rest has home (from its foundation class)."""
