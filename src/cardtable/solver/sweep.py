@@ -89,7 +89,7 @@ TOP_BITS: Final = 4
 """Bits of a rank (1 to 13) in a packed top: the node of what lies below it, shifted past its rank (see :class:`WasteSets`)."""
 TOP_MASK: Final = (1 << TOP_BITS) - 1
 PAIR_SHIFT: Final = 40
-"""Bits of one node in a packed pair or top: more nodes than 2**36 would take terabytes.
+"""Bits of one node in a packed pair, or of one packed top in a name (its node then has 36): more nodes than 2**36 would take terabytes.
 
 A merge is remembered by its two nodes packed in one int, and a set with
 several tops is named by its packed tops in one int: an int key takes about
