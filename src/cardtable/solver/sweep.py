@@ -563,9 +563,8 @@ class Sweep:
         self.dealt = search.dealt(search.root)
         """The level being swept: stock cards dealt (all, once the stock is out)."""
         self._entries = 0  # rests held in dicts: the endgame's seen and upcoming
-        self._pending = (
-            0  # rests held in the levels' arrivals and the endgame's waiting, twice if they came twice
-        )
+        # rests held in the levels' arrivals and the endgame's waiting, twice if they came twice
+        self._pending = 0
         self._layered = 0  # rests held in swept levels and finished layers
         self._allowance = 1  # rests the sweep may take before it pauses (see advance)
         # the stock phase's rests are shifted past their waste (see Arrivals): where their fields sit then
@@ -982,7 +981,11 @@ class Sweep:
         """The endgame's rests to sweep with as many cards in the reserves and the waste as ``rest``."""
         at = self.search.layout
         in_reserves = self.search.in_reserves(rest >> at.heights & at.heights_mask)
-        return self.waiting.setdefault(in_reserves + self._waste_length(rest), (array("q"), array("q")))
+        stacked = in_reserves + self._waste_length(rest)
+        waiting = self.waiting.get(stacked)
+        if waiting is None:  # not made afresh for every rest that finds its count there
+            waiting = self.waiting[stacked] = (array("q"), array("q"))
+        return waiting
 
     def _wait(self, waiting: Waiting, rest: int, wastes: int) -> None:
         """Add an endgame rest and its set to those waiting with its count: a rest that comes again is merged once its count is swept."""
