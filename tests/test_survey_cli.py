@@ -434,6 +434,12 @@ def test_a_bad_range_is_one_line(tmp_path: Path, command: str, deals: str, words
         ("sweep.py", ["--width", "0"], "--width must be at least 1, not 0"),
         ("line_ranks.py", ["--width", "0"], "--width must be at least 1, not 0"),
         ("sweep.py", ["--solutions", "{missing}"], "cannot add solutions to '{missing}': no such file"),
+        ("sweep.py", ["--checkpoint", "{missing}"], "--checkpoint keeps one deal's sweep, with --no-trace"),
+        (
+            "sweep.py",
+            ["--checkpoint", "{missing}", "--no-trace"],
+            "cannot keep a checkpoint in '{missing}': no such file",
+        ),
         (
             "solve.py",
             ["fan", "--solutions", "{missing}"],

@@ -37,3 +37,7 @@ class InvalidSolutionError(CardtableError, ValueError):
 
 class InvalidSaveError(CardtableError, ValueError):
     """A saved game that is malformed, or whose moves do not replay from its deal."""
+
+
+class InvalidCheckpointError(CardtableError, ValueError):
+    """A sweep's checkpoint file that is malformed, cut short, or of another position."""

@@ -64,11 +64,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 from numpy.typing import NDArray
+
+from cardtable.core.errors import InvalidCheckpointError
 
 if TYPE_CHECKING:  # the search imports this module; this one only needs its type
     from cardtable.solver.updown import Search
@@ -343,6 +346,25 @@ class WasteSets:
                     name >>= PAIR_SHIFT
         return reached
 
+    @classmethod
+    def restored(cls, packed: array[int], several: list[int], dealt_on: array[int]) -> WasteSets:
+        """The sets numbered as a checkpoint kept them (see :class:`Checkpoint`): the names found again, the merges forgotten.
+
+        A one-top set is found either on the node below (:attr:`dealt_on`) or by
+        name, as :meth:`keep_only` leaves it; every set must be found again, or
+        equal sets would get two numbers.
+        """
+        sets = cls()
+        sets.packed, sets.several, sets.dealt_on = packed, several, dealt_on
+        numbers = sets.numbers
+        for node in range(BARE + 1, len(packed)):
+            top = packed[node]
+            if top < 0:
+                numbers[several[~top]] = node
+            elif dealt_on[top >> TOP_BITS] != node << TOP_BITS | top & TOP_MASK:
+                numbers[top] = node
+        return sets
+
 
 def waste_ranks(search: Search, key: int) -> Ranks:
     """A key's waste as ranks, top first (the key may be the waste's bits alone)."""
@@ -352,6 +374,31 @@ def waste_ranks(search: Search, key: int) -> Ranks:
         ranks.append(line[top])
         waste ^= 1 << top
     return tuple(ranks)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """All that a sweep with no trace holds between two stock cards, or two counts of its endgame: what it needs to go on later.
+
+    An exact sweep can outlast the process that runs it (deal 859's took two
+    hours and 17 GB); :mod:`cardtable.solver.checkpoint` keeps one in a file. The
+    arrays are the sweep's own, not copies: write them before it goes on.
+    """
+
+    root: int
+    """The key of the position swept: a checkpoint goes on only from the same one."""
+    dealt: int
+    """The stock card it goes on from (the stock's length: the endgame)."""
+    classes: list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+    """The search's foundation classes, in the order of their numbers, which the rests hold."""
+    counts: dict[str, int]
+    """Rests swept, and what the sweep counts to weigh itself."""
+    sets: tuple[array[int], list[int], array[int]]
+    """:class:`WasteSets`: each node's tops, the names of several tops, each node's first one-top set."""
+    levels: dict[Level, tuple[list[Keys], list[Keys], bool]]
+    """The stock-phase levels still to sweep: their rests and sets, in batches as they came, and whether merged (see :class:`Arrivals`)."""
+    waiting: dict[int, Waiting]
+    """The endgame's rests waiting, by cards stacked."""
 
 
 class SweepTooLarge(Exception):
@@ -579,6 +626,9 @@ class Sweep:
             for shift, ranks in zip(range(self._heights_shift, self._tableau_shift, 4), search.reserve_ranks)
         ]
         self._cards = self._not_in_waste(search.root) + (search.root & layout.waste_mask).bit_count()
+        self.between: Callable[[], object] | None = None
+        """Called between two stock cards and between two counts of the endgame: where :meth:`checkpoint` may be taken."""
+        self._is_between = False
         self._steps = self._sweep()
 
     @property
@@ -619,23 +669,32 @@ class Sweep:
         """End the sweep where it stands: its generator, which refers to it, lets go of it."""
         self._steps.close()
 
-    def _sweep(self) -> Generator[int, None, None]:
-        """Sweep the stock phase level by level, then the endgame; yield how many rests each step counted. Sets :attr:`win` on a win."""
+    def _sweep(self, resumed: bool = False) -> Generator[int, None, None]:
+        """Sweep the stock phase level by level, then the endgame; yield how many rests each step counted. Sets :attr:`win` on a win.
+
+        ``resumed``: the sweep was restored from a :class:`Checkpoint`, and goes
+        on from the stock card or the endgame's count it was taken before.
+        """
         search, sets = self.search, self.sets
         if not rests_fit_words(self._found_shift, len(search.ace_piles), len(search.king_piles)):
             raise SweepTooLarge
-        start = search.root & ~search.layout.waste_mask
         stock_out = len(search.line)
-        first, lowest = search.dealt(start), self._home(start)
-        wastes = sets.of(waste_ranks(search, search.root))
-        if first == stock_out:
-            self._wait(self._waiting(start), start, wastes)
-        else:
-            self._arrive(self._level((first, lowest)), _keys([start >> self._shift]), _keys([wastes]))
-        for dealt in range(first, stock_out):
+        if not resumed:
+            start = search.root & ~search.layout.waste_mask
+            wastes = sets.of(waste_ranks(search, search.root))
+            if self.dealt == stock_out:
+                self._wait(self._waiting(start), start, wastes)
+            else:
+                self._arrive(
+                    self._level((self.dealt, self._home(start))),
+                    _keys([start >> self._shift]),
+                    _keys([wastes]),
+                )
+        for dealt in range(self.dealt, stock_out):
             self.dealt = dealt
+            self._pause_between()
             self._narrow(dealt)
-            for home in range(lowest, 105):
+            for home in range(self._cards + 1):
                 arrivals = self.levels.get((dealt, home))
                 if arrivals is not None and arrivals.size:
                     yield from self._sweep_level(*self._merged(arrivals), dealt, home)
@@ -928,6 +987,7 @@ class Sweep:
         at = self.search.layout
         heights_at, heights_mask = at.heights, at.heights_mask
         while waiting:
+            self._pause_between()
             stacked = max(waiting)
             seen = self._gathered(waiting.pop(stacked))
             fewer = waiting.setdefault(stacked - 1, (array("q"), array("q"))) if stacked else None
@@ -976,6 +1036,73 @@ class Sweep:
             self._entries -= len(seen)  # no rest with this many cards stacked can come again
             if fewer is not None and not fewer[0]:
                 waiting.pop(stacked - 1, None)
+
+    # -- checkpoints -------------------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """What the sweep holds, to go on from later (:meth:`resumed`): only from :attr:`between`, and only with no trace.
+
+        A trace is every rest swept, too many to keep for sweeps long enough
+        to need a checkpoint; a sweep that keeps none says a win, and the
+        solver traces it.
+        """
+        if self.trace or not self._is_between:
+            raise ValueError(
+                "a checkpoint is taken only between two stock cards or endgame counts, with no trace"
+            )
+        levels = {
+            level: (arrivals.rests, arrivals.nodes, arrivals.merged)
+            for level, arrivals in self.levels.items()
+            if arrivals.size
+        }
+        counts = {
+            "states": self.search.states,
+            "endgame_swept": self.endgame_swept,
+            "entries": self._entries,
+            "pending": self._pending,
+            "sets_kept": self._sets_kept,
+            "narrowed": int(self.narrowed),
+        }
+        sets = (self.sets.packed, self.sets.several, self.sets.dealt_on)
+        return Checkpoint(
+            self.search.root, self.dealt, list(self.search.classes), counts, sets, levels, self.waiting
+        )
+
+    @classmethod
+    def resumed(
+        cls, search: Search, checkpoint: Checkpoint, room: int | None, width: int | None = None
+    ) -> Sweep:
+        """The sweep that took ``checkpoint``, on ``search`` (made afresh for the same position), to go on where it stopped."""
+        if checkpoint.root != search.root:
+            raise InvalidCheckpointError("the checkpoint is of another position: its start's key differs")
+        sweep = cls(search, room, width, trace=False)
+        search.know_classes(checkpoint.classes)
+        counts = checkpoint.counts
+        search.states = counts["states"]
+        sweep.endgame_swept, sweep._entries, sweep._pending = (
+            counts["endgame_swept"],
+            counts["entries"],
+            counts["pending"],
+        )
+        sweep._sets_kept, sweep.narrowed = counts["sets_kept"], bool(counts["narrowed"])
+        sweep.sets = WasteSets.restored(*checkpoint.sets)
+        for level, (rests, nodes, merged) in checkpoint.levels.items():
+            arrivals = sweep.levels[level] = Arrivals()
+            arrivals.rests, arrivals.nodes, arrivals.size = list(rests), list(nodes), sum(map(len, rests))
+            arrivals.merged = merged
+        sweep.waiting = dict(checkpoint.waiting)
+        sweep.dealt = checkpoint.dealt
+        sweep._steps = sweep._sweep(resumed=True)
+        return sweep
+
+    def _pause_between(self) -> None:
+        """Let :attr:`between` look at the sweep, where a checkpoint may be taken."""
+        if self.between is not None:
+            self._is_between = True
+            try:
+                self.between()
+            finally:
+                self._is_between = False
 
     def _waiting(self, rest: int) -> Waiting:
         """The endgame's rests to sweep with as many cards in the reserves and the waste as ``rest``."""

@@ -113,6 +113,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from cardtable.core.cards import ACE, KING, rank
+from cardtable.core.errors import InvalidCheckpointError
 from cardtable.core.move import Move
 from cardtable.core.spec import ANY_RANK, NO_BUILD, GameSpec, Kind
 from cardtable.core.state import State
@@ -482,6 +483,14 @@ class Search:
             self.classes.append(found)
             self.takes.append(takes_home(found))
         return number
+
+    def know_classes(self, classes: Iterable[Foundations]) -> None:
+        """Number these foundation classes in this order, as the search that numbered them first did (see :class:`~cardtable.solver.sweep.Checkpoint`)."""
+        for number, found in enumerate(classes):
+            if self._number(found) != number:
+                raise InvalidCheckpointError(
+                    f"foundation class {number} of the checkpoint, {found!r}, was numbered otherwise"
+                )
 
     def home(self, found: int, card: int) -> list[tuple[int, int]]:
         """Where a card of rank ``card`` can go home from class number ``found``, as bits to add: (to a step code, to a key).
