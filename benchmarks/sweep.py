@@ -139,11 +139,12 @@ def _keeper(number: int, sweep: Sweep, keeping: Keeping, started: float) -> Call
     def keep() -> None:
         nonlocal last
         if time.perf_counter() - last >= keeping.every:
-            checkpoint.write(keeping.path, sweep.checkpoint(), time.perf_counter() - started)
+            begun = time.perf_counter()
+            checkpoint.write(keeping.path, sweep.checkpoint(), begun - started)
             last = time.perf_counter()
-            print(
-                f"{number:>8} {_where(sweep):<24} kept in {str(keeping.path)!r}", file=sys.stderr, flush=True
-            )
+            size = keeping.path.stat().st_size / 1e9
+            kept = f"kept in {str(keeping.path)!r}: {size:.2f} GB in {last - begun:.1f} s"
+            print(f"{number:>8} {_where(sweep):<24} {kept}", file=sys.stderr, flush=True)
 
     return keep
 
