@@ -28,6 +28,8 @@ from cardtable.core.errors import InvalidCheckpointError
 from cardtable.solver.sweep import Checkpoint, Keys, Waiting
 
 MAGIC: Final = b"cardtable sweep checkpoint 1\n"
+"""The first line. Its number goes up whenever what the file holds, or what its words mean, changes: how a rest's fields sit
+(the start's key would tell most of that), how :class:`~cardtable.solver.sweep.WasteSets` packs its tops (``TOP_BITS``, ``PAIR_SHIFT``)."""
 NAME_CHUNK: Final = 1 << 16
 """Names of several tops turned into bytes at once, as they are written or read."""
 
@@ -106,7 +108,7 @@ def _read(source: IO[bytes], path: Path) -> tuple[Checkpoint, float]:
         raise InvalidCheckpointError(f"{where} is not a sweep's checkpoint: its first line is not {MAGIC!r}")
     try:
         header = json.loads(source.readline())
-        result = _body(source, header, where)
+        result = _body(source, header)
     except (ValueError, KeyError, TypeError, EOFError) as error:
         raise InvalidCheckpointError(f"{where} is damaged or cut short ({error})") from None
     if source.read(1):
@@ -114,7 +116,7 @@ def _read(source: IO[bytes], path: Path) -> tuple[Checkpoint, float]:
     return result
 
 
-def _body(source: IO[bytes], header: dict[str, Any], where: str) -> tuple[Checkpoint, float]:
+def _body(source: IO[bytes], header: dict[str, Any]) -> tuple[Checkpoint, float]:
     packed, dealt_on = _words(source, header["nodes"]), _words(source, header["nodes"])
     widths = array("H")
     widths.fromfile(source, header["names"])
