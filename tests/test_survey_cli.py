@@ -373,6 +373,21 @@ def test_sweep_benchmark_narrowed_keeps_its_wins_and_exhaustive_losses_as_soluti
     assert run("check", str(path)).stdout.startswith("ok 2 solutions (1 won, 1 unwinnable)")
 
 
+def test_sweep_parts_benchmark_times_each_part_of_an_exact_sweep() -> None:
+    parts = FLOOR.with_name("sweep_parts.py")
+    out = subprocess.run([sys.executable, str(parts), "--deals", "194"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    deal_line, *part_lines = out.stdout.splitlines()
+    assert deal_line.split()[:3] == ["194", "unwinnable", "650"]
+    assert [line.split(" s ")[0].rsplit(maxsplit=1)[0].strip() for line in part_lines] == [
+        "merging rests that came again",
+        "reading waste tops",
+        "cards home from a batch",
+        "endgame moves of a rest",
+    ]
+    assert part_lines[-1].endswith(" 52 calls")  # one for each of its 52 endgame rests
+
+
 def test_line_ranks_benchmark_finds_the_won_line_within_the_width_at_every_cut() -> None:
     # Deal 2's sweep 300 rests wide wins (deal 1's does not): its line was kept at every cut,
     # so fewer than 300 rests can have scored better there; the start's level holds one rest.
