@@ -28,10 +28,15 @@ from cardtable.core.errors import InvalidCheckpointError
 from cardtable.solver.sweep import Checkpoint, Keys, Waiting
 
 MAGIC: Final = b"cardtable sweep checkpoint 1\n"
-"""The first line. Its number goes up whenever what the file holds, or what its words mean, changes: how a rest's fields sit
-(the start's key would tell most of that), how :class:`~cardtable.solver.sweep.WasteSets` packs its tops (``TOP_BITS``, ``PAIR_SHIFT``)."""
+"""The first line.
+
+Its number goes up whenever what the file holds, or what its words mean,
+changes: how a rest's fields sit in a word (the start's key would tell most
+of that), or how :class:`~cardtable.solver.sweep.WasteSets` packs a set's tops
+(``TOP_BITS``, ``PAIR_SHIFT``).
+"""
 NAME_CHUNK: Final = 1 << 16
-"""Names of several tops turned into bytes at once, as they are written or read."""
+"""Names of several tops turned into bytes at once as they are written: not all 12 million of deal 668's at its 65th card."""
 
 
 def write(path: str | Path, checkpoint: Checkpoint, seconds: float = 0.0) -> None:
@@ -104,7 +109,7 @@ def read(path: str | Path) -> tuple[Checkpoint, float]:
 
 def _read(source: IO[bytes], path: Path) -> tuple[Checkpoint, float]:
     where = f"the checkpoint {str(path)!r}"
-    if source.readline() != MAGIC:
+    if source.readline(len(MAGIC)) != MAGIC:  # not a whole line: a file of gigabytes may have no newline
         raise InvalidCheckpointError(f"{where} is not a sweep's checkpoint: its first line is not {MAGIC!r}")
     try:
         header = json.loads(source.readline())
@@ -146,6 +151,7 @@ def _words(source: IO[bytes], length: int) -> array[int]:
 
 
 def _keys(source: IO[bytes], length: int) -> Keys:
+    """``length`` machine words into an array of a level's batch, as the sweep keeps them (see :class:`~cardtable.solver.sweep.Arrivals`)."""
     keys = np.fromfile(source, dtype=np.int64, count=length)
     if len(keys) != length:
         raise EOFError("an array is cut short")
