@@ -19,7 +19,7 @@ from cardtable import State, deal
 from cardtable.core.errors import InvalidCheckpointError
 from cardtable.games import load_game
 from cardtable.solver import checkpoint
-from cardtable.solver.sweep import Checkpoint, Sweep
+from cardtable.solver.sweep import BARE, Checkpoint, Sweep, WasteSets
 from cardtable.solver.updown import Search
 from helpers import ACEY, FAST, acey_positions
 
@@ -162,6 +162,19 @@ def test_a_damaged_checkpoint_is_refused_with_its_name_and_left_as_it_was(tmp_pa
         InvalidCheckpointError, match=r"cannot read the checkpoint '.*nothing-here': no such file"
     ):
         checkpoint.read(tmp_path / "nothing-here")
+
+
+def test_sets_restored_from_a_checkpoint_find_every_set_again_by_its_tops() -> None:
+    # Equal sets must keep one number: naming a restored set's tops again must
+    # give back that set, not a new one, whether it has one top or several.
+    for pause in (40, 70):
+        packed, several, dealt_on = a_checkpoint(pause).sets
+        sets = WasteSets.restored(array("q", packed), list(several), array("q", dealt_on))
+        count = len(sets)
+        for node in range(BARE + 1, count):
+            assert sets.node(dict(sets.tops(node))) == node
+        assert len(sets) == count
+        assert any(len(sets.tops(node)) > 1 for node in range(BARE + 1, count))
 
 
 def test_a_checkpoint_of_another_position_is_refused(tmp_path: Path) -> None:

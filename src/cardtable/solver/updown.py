@@ -648,9 +648,7 @@ class Search:
         """
         at = self.layout
         high = key >> at.tableau
-        settled = self._settled.get(high)
-        if settled is None:
-            settled = self._settled[high] = self._settle(high << at.tableau)
+        settled = self._settled.get(high) or self._settle_high(high)
         return key & at.below_tableau | settled[0], settled[1]
 
     def settle_moves(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -663,11 +661,14 @@ class Search:
         shift, below, known = at.tableau, at.below_tableau, self._settled
         settled_moves = []
         for key, rider in moves:
-            settled = known.get(key >> shift)
-            if settled is None:
-                settled = known[key >> shift] = self._settle(key >> shift << shift)
+            settled = known.get(key >> shift) or self._settle_high(key >> shift)
             settled_moves.append((key & below | settled[0], rider))
         return settled_moves
+
+    def _settle_high(self, high: int) -> tuple[int, int]:
+        """:meth:`_settle` of a key's tableau and foundations (its bits from the tableau up), remembered by them."""
+        settled = self._settled[high] = self._settle(high << self.layout.tableau)
+        return settled
 
     def forget_endgame(self) -> None:
         """Forget the settlings and pairings remembered: the sweep asks after each layer of its endgame, whose rests they mostly were."""
