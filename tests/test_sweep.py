@@ -355,6 +355,50 @@ def test_a_level_keeps_each_rest_once_in_the_order_it_first_came_with_every_set_
     assert sweep._distinct(arrivals).tolist() == [9, 4, 7]
 
 
+@FAST
+@given(st.booleans().flatmap(lambda stock: acey_positions(lowest=8, with_stock=stock)), st.booleans())
+def test_rests_merged_before_their_turn_sweep_the_same_rests_in_the_same_order(
+    state: State, trace: bool
+) -> None:
+    # A level's arrivals and an endgame count's waiting rests are merged early
+    # once they grow past MERGED_PAST: merged at every arrival, the sweep must
+    # still sweep the same rests in the same order to the same verdict and line.
+    whole = swept(state, trace=trace)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sweep_module, "MERGED_PAST", 1)
+        early = swept(state, trace=trace)
+    assert (early.search.states, early.endgame_swept, early.won, early.win) == (
+        whole.search.states,
+        whole.endgame_swept,
+        whole.won,
+        whole.win,
+    )
+    assert early.search.classes == whole.search.classes
+
+
+def test_rests_merged_in_two_goes_are_those_merged_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first comings keep their order and later ones add their sets, in a
+    # level's arrivals and, merged in place, in an endgame count's waiting rests.
+    sweep = Sweep(searching(194), None)
+    sets = sweep.sets
+    one, other, third = sets.of((3, 1)), sets.of((4, 1)), sets.of((5, 2))
+    first = (sweep_module._keys([9, 4, 9]), sweep_module._keys([one, other, other]))
+    then = (sweep_module._keys([7, 4, 2]), sweep_module._keys([third, third, one]))
+    at_once, in_two = sweep_module.Arrivals(), sweep_module.Arrivals()
+    sweep._arrive(at_once, *first)
+    sweep._arrive(at_once, *then)
+    sweep._arrive(in_two, *first)
+    sweep._merged(in_two)
+    sweep._arrive(in_two, *then)
+    expected = [9, 4, 7, 2], [sets.union(one, other), sets.union(other, third), third, one]
+    for arrivals in (at_once, in_two):
+        assert [keys.tolist() for keys in sweep._merged(arrivals)] == list(expected)
+    sweep.waiting[5] = (array("q", [9, 4, 9, 7, 4, 2]), array("q", [one, other, other, third, third, one]))
+    monkeypatch.setattr(sweep_module, "MERGED_PAST", 6)
+    sweep._merge_grown(5)
+    assert [list(column) for column in sweep.waiting[5]] == list(expected)
+
+
 def test_a_sweep_whose_rests_would_not_fit_a_machine_word_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
     # Acey and Kingsley's rests take 31 bits below the foundations' class and at
     # most 25 for it; a game of its shape with more piles could take more, and
