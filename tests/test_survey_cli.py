@@ -383,9 +383,9 @@ def test_sweep_parts_benchmark_times_each_part_of_an_exact_sweep() -> None:
         "merging rests that came again",
         "reading waste tops",
         "cards home from a batch",
-        "endgame moves of a rest",
+        "endgame moves of a chunk",
     ]
-    assert part_lines[-1].endswith(" 52 calls")  # one for each of its 52 endgame rests
+    assert part_lines[-1].endswith(" 10 calls")  # one for each of the 10 layers of its 52 endgame rests
 
 
 def test_line_ranks_benchmark_finds_the_won_line_within_the_width_at_every_cut() -> None:

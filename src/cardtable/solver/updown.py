@@ -651,19 +651,14 @@ class Search:
         settled = self._settled.get(high) or self._settle_high(high)
         return key & at.below_tableau | settled[0], settled[1]
 
-    def settle_moves(self, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Each move's key settled as by :meth:`settle`, what rides with it kept: the sweep settles every move of its endgame.
+    def settled_fields(self, highs: list[int]) -> list[int]:
+        """:meth:`settle` of keys' tableau and foundations alone (their bits from the tableau up, ``highs``): each settled key's fields.
 
-        The same lookups as :meth:`settle`, made in one loop with no tuple
-        of codes returned: a move took 0.39 µs that way, 0.17 µs this way.
+        The sweep settles every move of its endgame, a batch at a time, and
+        asks once for each tableau and foundations the batch reaches.
         """
-        at = self.layout
-        shift, below, known = at.tableau, at.below_tableau, self._settled
-        settled_moves = []
-        for key, rider in moves:
-            settled = known.get(key >> shift) or self._settle_high(key >> shift)
-            settled_moves.append((key & below | settled[0], rider))
-        return settled_moves
+        known = self._settled
+        return [(known.get(high) or self._settle_high(high))[0] for high in highs]
 
     def _settle_high(self, high: int) -> tuple[int, int]:
         """:meth:`_settle` of a key's tableau and foundations (its bits from the tableau up), remembered by them."""
