@@ -374,6 +374,31 @@ def test_rests_merged_before_their_turn_sweep_the_same_rests_in_the_same_order(
     assert early.search.classes == whole.search.classes
 
 
+@FAST
+@given(acey_positions(lowest=8, with_stock=False), st.integers(1, 5), st.integers(1, 7))
+def test_an_endgame_cut_in_small_chunks_and_paused_often_sweeps_the_same_rests(
+    state: State, chunk: int, step: int
+) -> None:
+    # The endgame makes the moves of a chunk of a layer at once, and the sweep
+    # may pause anywhere in a chunk: chunks of any size, cut by pauses or not,
+    # sweep the same rests to the same verdict, and a win still replays.
+    whole = swept(state)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sweep_module, "ENDGAME_CHUNK", chunk)
+        search = Search(state)
+        search.due = 1 << 62
+        cut = Sweep(search, None)
+        while not cut.advance(search.states + step, lambda: None):
+            pass
+    assert (search.states, cut.endgame_swept, cut.won) == (
+        whole.search.states,
+        whole.endgame_swept,
+        whole.won,
+    )
+    if cut.win is not None:
+        assert replay(won_by(cut)).problem is None
+
+
 def test_rests_merged_in_two_goes_are_those_merged_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # The first comings keep their order and later ones add their sets, in a
     # level's arrivals and, merged in place, in an endgame count's waiting rests.
