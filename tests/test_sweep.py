@@ -89,12 +89,20 @@ def searching(number: int) -> Search:
     return search
 
 
-def swept(state: State, room: int | None = None, width: int | None = None, *, trace: bool = True) -> Sweep:
-    """A sweep of the position run to its end."""
+def swept(
+    state: State,
+    room: int | None = None,
+    width: int | None = None,
+    *,
+    trace: bool = True,
+    step: int = 1 << 62,
+) -> Sweep:
+    """A sweep of the position run to its end, in turns of ``step`` positions."""
     search = Search(state)
     search.due = 1 << 62  # no budget to look at
     sweep = Sweep(search, room, width, trace=trace)
-    assert sweep.advance(1 << 62, lambda: None)
+    while not sweep.advance(search.states + step, lambda: None):
+        pass
     return sweep
 
 
@@ -325,18 +333,13 @@ def test_a_sweep_paused_every_few_rests_sweeps_the_same_rests_in_the_same_order(
     # The search gives the sweep turns of any length, and a level sweeps its rests
     # in batches that end where a turn does: where the batches end must change
     # nothing, not the rests, their order, the foundation classes numbered, nor the line.
-    whole = swept(state)
-    search = Search(state)
-    search.due = 1 << 62
-    paused = Sweep(search, None)
-    while not paused.advance(search.states + step, lambda: None):
-        pass
-    assert (search.states, paused.endgame_swept, paused.win) == (
+    whole, paused = swept(state), swept(state, step=step)
+    assert (paused.search.states, paused.endgame_swept, paused.win) == (
         whole.search.states,
         whole.endgame_swept,
         whole.win,
     )
-    assert search.classes == whole.search.classes
+    assert paused.search.classes == whole.search.classes
 
 
 def test_a_level_keeps_each_rest_once_in_the_order_it_first_came_with_every_set_it_came_with() -> None:
@@ -385,12 +388,8 @@ def test_an_endgame_cut_in_small_chunks_and_paused_often_sweeps_the_same_rests(
     whole = swept(state)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sweep_module, "ENDGAME_CHUNK", chunk)
-        search = Search(state)
-        search.due = 1 << 62
-        cut = Sweep(search, None)
-        while not cut.advance(search.states + step, lambda: None):
-            pass
-    assert (search.states, cut.endgame_swept, cut.won) == (
+        cut = swept(state, step=step)
+    assert (cut.search.states, cut.endgame_swept, cut.won) == (
         whole.search.states,
         whole.endgame_swept,
         whole.won,
