@@ -592,9 +592,9 @@ ENDGAME_CHUNK: Final = 1 << 14
 A chunk's moves number the foundation classes they meet first in another
 order than a rest at a time would, so chunks are cut from the layer's start,
 not where the sweep pauses: where it pauses changes no number. A chunk's
-moves are made between two looks at the budget: in deal 182's sweep, beside three other
-processes, chunks of 65,536 rests took up to 0.83 s, and its endgame's moves
-27.0 s in all; chunks of 16,384, up to 0.48 s, and 29.6 s in all.
+moves are made between two looks at the budget: in deal 182's sweep, beside
+three other processes, chunks of 65,536 rests took up to 0.83 s, and its
+endgame's moves 27.0 s in all; chunks of 16,384, up to 0.48 s, and 29.6 s.
 """
 FIRST_WIDTH: Final = 100_000
 """The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
@@ -1312,9 +1312,8 @@ class Sweep:
         """
         self._know_classes(rests)
         moves = [self._tops_home(rests, nodes), self._tableau_home(rests, nodes, 0)]
-        spaces = np.flatnonzero(
-            rests >> self._tableau_shift & 15 == 0
-        )  # the lowest pile holds the lowest rank
+        # the rests with an empty tableau pile: the lowest pile holds the lowest rank, 0 when empty
+        spaces = np.flatnonzero(rests >> self._tableau_shift & 15 == 0)
         if len(spaces):
             with_space, sets = rests[spaces], nodes[spaces]
             onto_from, onto, onto_sets = self._onto_tableau(with_space, sets)
