@@ -6,9 +6,10 @@ Runs each deal's exact sweep with no trace (as ``benchmarks/sweep.py --room 0
 --no-trace`` does), each part below wrapped in a timer, and prints a line per
 deal and part: CPU seconds in the stock phase, in the endgame, and calls. A
 part's seconds include what it calls; the parts are called once a batch,
-a level or a chunk of an endgame layer, so the timers cost little (a timer on each of
-the millions of merges of two sets cost more than the merges). Measure a change by running this before and after it: the rests swept
-must be the same.
+a level or a chunk of an endgame layer, so the timers cost little (a timer
+on each of the millions of merges of two sets cost more than the merges).
+Measure a change by running this before and after it: the rests swept must
+be the same.
 """
 
 from __future__ import annotations

@@ -793,8 +793,8 @@ class Sweep:
         and a rest counted before a pause was swept only after it, one at a
         time, when the sweep took a rest at a time: so each batch counts its
         rests and sweeps all but the last, which it sweeps with the next batch.
-        The search then sees exactly what it saw (the same foundation classes
-        numbered in the same order), and stops at exactly its budget.
+        Wherever the pauses fall, the search then sees the same rests and the
+        same foundation classes numbered alike, and stops at exactly its budget.
         """
         counted = swept = 0
         while counted < rests:
