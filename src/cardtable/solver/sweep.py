@@ -818,7 +818,7 @@ class Sweep:
         if not len(rests):
             return
         self._know_classes(rests)
-        _, home_rests, home_nodes = self._tops_home(rests, nodes)
+        _, home_rests, home_nodes = self._tops_home(rests, self._tops(rests, nodes))
         self._arrive(to_home, home_rests, home_nodes)
         played_from, played_rests, played_nodes = self._tableau_home(rests, nodes, incoming)
         dealt_rests = rests + 1  # one card dealt: the lowest field
@@ -857,9 +857,9 @@ class Sweep:
         wastes.append(waste_tops[:, 1])
         return _in_order(sources, sources, cards, bases, wastes)
 
-    def _tops_home(self, rests: Keys, nodes: Keys) -> Moves:
-        """Every move of a batch that sends a reserve's or the waste's top home, in the order a rest at a time makes them."""
-        source, card, base, waste = self._tops(rests, nodes)
+    def _tops_home(self, rests: Keys, tops: list[Keys]) -> Moves:
+        """Every move of a batch that sends a reserve's or the waste's top home (``tops``: see :meth:`_tops`), in the order a rest at a time makes them."""
+        source, card, base, waste = tops
         after, wastes, entries = self._home_moves(rests[source] >> self._found_shift, card, base, waste)
         return source[entries], after, wastes
 
@@ -1311,27 +1311,31 @@ class Sweep:
         Made a rest at a time, these moves took 44% of deal 182's sweep.
         """
         self._know_classes(rests)
-        moves = [self._tops_home(rests, nodes), self._tableau_home(rests, nodes, 0)]
+        tops = self._tops(rests, nodes)  # read once: they go home, and onto an empty pile
+        moves = [self._tops_home(rests, tops), self._tableau_home(rests, nodes, 0)]
         # the rests with an empty tableau pile: the lowest pile holds the lowest rank, 0 when empty
-        spaces = np.flatnonzero(rests >> self._tableau_shift & 15 == 0)
+        has_space = rests >> self._tableau_shift & 15 == 0
+        spaces = np.flatnonzero(has_space)
         if len(spaces):
-            with_space, sets = rests[spaces], nodes[spaces]
-            onto_from, onto, onto_sets = self._onto_tableau(with_space, sets)
-            moves.append((spaces[onto_from], onto, onto_sets))
-            lifted_from, lifted = self._lifted(with_space)
+            onto = np.flatnonzero(has_space[tops[0]])
+            moves.append(self._onto_tableau(rests, [column[onto] for column in tops]))
+            lifted_from, lifted = self._lifted(rests[spaces])
             if len(lifted):
                 self._know_classes(lifted)
-                lifted_sets = sets[lifted_from]
+                lifted_sets = nodes[spaces][lifted_from]
                 source, after, wastes = _joined(
-                    [self._tops_home(lifted, lifted_sets), self._tableau_home(lifted, lifted_sets, 0)]
+                    [
+                        self._tops_home(lifted, self._tops(lifted, lifted_sets)),
+                        self._tableau_home(lifted, lifted_sets, 0),
+                    ]
                 )
                 moves.append((spaces[lifted_from[source]], after, wastes))
         source, after, wastes = _joined(moves)
         return source, self._settled(after), wastes
 
-    def _onto_tableau(self, rests: Keys, nodes: Keys) -> Moves:
-        """The reserves' and the waste's tops of a batch of rests with an empty tableau pile, onto that pile, in order."""
-        source, card, base, wastes = self._tops(rests, nodes)
+    def _onto_tableau(self, rests: Keys, tops: list[Keys]) -> Moves:
+        """The reserves' and the waste's tops (``tops``, see :meth:`_tops`) of rests of a batch with an empty tableau pile, onto that pile, in order."""
+        source, card, base, wastes = tops
         tableaux, inverse = np.unique(
             rests[source] >> self._tableau_shift & self.search.layout.tableau_mask, return_inverse=True
         )
