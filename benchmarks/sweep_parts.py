@@ -1,6 +1,8 @@
 """Where an exact sweep's time goes: CPU seconds in its main parts, in the stock phase and in the endgame.
 
     python benchmarks/sweep_parts.py --deals 48,182
+    python benchmarks/sweep_parts.py --deals 806 --rests 10000000
+    python benchmarks/sweep_parts.py --deals 806 --from 806.checkpoint --rests 3000000
 
 Runs each deal's exact sweep with no trace (as ``benchmarks/sweep.py --room 0
 --no-trace`` does), each part below wrapped in a timer, and prints a line per
@@ -18,9 +20,11 @@ import argparse
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from cardtable import deal, load_game
+from cardtable.solver.checkpoint import read
 from cardtable.solver.sweep import Sweep
 from cardtable.solver.updown import Search
 from deal_args import deal_numbers  # beside this script, so on its path
@@ -60,6 +64,18 @@ def _timer(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", default="48")
+    parser.add_argument(
+        "--rests",
+        type=int,
+        default=1 << 62,
+        help="stop each sweep after this many rests (a deal too large to sweep whole)",
+    )
+    parser.add_argument(
+        "--from",
+        dest="kept",
+        type=Path,
+        help="go on from this checkpoint of benchmarks/sweep.py (one deal, its own)",
+    )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
     seconds: Seconds = defaultdict(float)
@@ -78,12 +94,17 @@ def main() -> None:
         calls.clear()
         phase[0] = "stock"
         search = Search(deal(load_game("acey-and-kingsley"), number))
-        sweep = Sweep(search, None, trace=False)
+        sweep = (
+            Sweep(search, None, trace=False)
+            if args.kept is None
+            else Sweep.resumed(search, read(args.kept)[0], None)
+        )
         begun = time.process_time()
-        sweep.advance(1 << 62, lambda: None)
+        before = search.states
+        over = sweep.advance(before + args.rests, lambda: None)
         total = time.process_time() - begun
-        verdict = "won" if sweep.won else "unwinnable"
-        print(f"{number:>8} {verdict:<10} {search.states:>12,} rests {total:>8.1f} s of CPU in all")
+        verdict = ("won" if sweep.won else "unwinnable") if over else "stopped"
+        print(f"{number:>8} {verdict:<10} {search.states - before:>12,} rests {total:>8.1f} s of CPU in all")
         for name in PARTS:
             stock, end = seconds[name, "stock"], seconds[name, "endgame"]
             count = calls[name, "stock"] + calls[name, "endgame"]

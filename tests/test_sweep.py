@@ -7,6 +7,7 @@ import gc
 import weakref
 from array import array
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -58,6 +59,23 @@ def test_sets_of_wastes_are_the_sets_they_stand_for(
     if one:  # a deal puts one card on every waste of the set, and a one-top set made either way is one node
         assert members(sets, sets.on(5, first)) == {(5, *ranks) for ranks in one}
         assert sets.on(5, first) == sets.node({5: first})
+
+
+@FAST
+@given(st.sets(st.tuples(st.integers(1, 13), st.integers(1, 13)), min_size=1, max_size=40))
+def test_the_tops_of_sets_with_several_read_at_once_are_those_read_one_set_at_a_time(
+    wastes: set[tuple[int, ...]],
+) -> None:
+    sets = WasteSets()
+    made(sets, wastes)
+    every_top = sets.union(made(sets, {(rank, 1) for rank in range(1, 14)}), made(sets, wastes))
+    several = [node for node in range(BARE + 1, len(sets)) if sets.packed[node] < 0]
+    nodes = np.array([*several, every_top, *several[:1]], dtype=np.int64)  # a set may come twice
+    at, rows = sets.several_tops(nodes)
+    assert list(zip(at.tolist(), map(tuple, rows.tolist()), strict=True)) == [
+        (index, top) for index, node in enumerate(nodes.tolist()) for top in sets.tops(node)
+    ]
+    assert len(sets.tops(every_top)) == 13
 
 
 @FAST

@@ -66,6 +66,7 @@ from array import array
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain
 from math import comb
 from typing import TYPE_CHECKING, Final
 
@@ -101,6 +102,15 @@ several tops is named by its packed tops in one int: an int key takes about
 and hashed each.
 """
 PAIR_MASK: Final = (1 << PAIR_SHIFT) - 1
+TOP_BYTES: Final = PAIR_SHIFT // 8
+"""Bytes of one packed top in a name."""
+RANKS: Final = 13
+"""The most tops a set can have: one of each rank."""
+RANK_SLOTS: Final = 16
+"""Slots for the ranks of one foundation class in the tables of moves home (see :meth:`Sweep._homes_from`)."""
+SLOT_BITS: Final = 8
+"""Bits of a slot that count its rows; the place of its first row lies above them."""
+SLOT_COUNT: Final = (1 << SLOT_BITS) - 1
 
 
 class WasteSets:
@@ -161,6 +171,23 @@ class WasteSets:
             name >>= PAIR_SHIFT
         return tops
 
+    def several_tops(self, nodes: Keys) -> tuple[Keys, Keys]:
+        """The tops of sets that have several, as :meth:`tops` gives them: each top's set (its index in ``nodes``), and a (rank, set below) row.
+
+        Their names are read as bytes, a top in every :data:`TOP_BYTES`: a
+        sweep reads the tops of each set it sweeps, and read one set at a time
+        these took a sixth of a large sweep's stock phase.
+        """
+        several, width = self.several, RANKS * TOP_BYTES
+        packed = np.frombuffer(self.packed, dtype=np.int64)[nodes]
+        names = b"".join([several[~top].to_bytes(width, "little") for top in packed.tolist()])
+        words = np.zeros((len(nodes), RANKS, 8), dtype=np.uint8)
+        words[:, :, :TOP_BYTES] = np.frombuffer(names, dtype=np.uint8).reshape(len(nodes), RANKS, TOP_BYTES)
+        tops = words.view(np.int64).reshape(len(nodes), RANKS)
+        at, place = np.nonzero(tops)  # by set, then in rank order
+        top = tops[at, place]
+        return at, np.stack((top & TOP_MASK, top >> TOP_BITS), axis=1)
+
     def below(self, node: int, card: int) -> int:
         """The set of what lies below ``card`` in the wastes of the set that have it on top (EMPTY: none have)."""
         top = self.packed[node]
@@ -176,18 +203,11 @@ class WasteSets:
 
     def node(self, edges: dict[int, int]) -> int:
         """The number of the set with these tops: rank to the node below."""
-        if len(edges) == 1:
-            ((card, below),) = edges.items()
-            return self.on(card, below)
         name = shift = 0
         for card, below in sorted(edges.items()):
             name |= (below << TOP_BITS | card) << shift
             shift += PAIR_SHIFT
-        number = self.numbers.get(name)
-        if number is None:
-            number = self.numbers[name] = self._new(~len(self.several))
-            self.several.append(name)
-        return number
+        return self._named(name)
 
     def _new(self, packed: int) -> int:
         """Number a new node with these tops (see :attr:`packed`)."""
@@ -231,11 +251,46 @@ class WasteSets:
         pair = one << PAIR_SHIFT | other if one < other else other << PAIR_SHIFT | one
         merged = self._unions.get(pair)
         if merged is None:
-            edges = dict(self.tops(one))
-            for card, below in self.tops(other):
-                edges[card] = self.union(edges[card], below) if card in edges else below
-            merged = self._unions[pair] = self.node(edges)
+            merged = self._unions[pair] = self._united(self._name(one), self._name(other))
         return merged
+
+    def _name(self, node: int) -> int:
+        """A set's tops packed in one int in rank order, as :attr:`several` names them: a one-top set's name is its top."""
+        top = self.packed[node]
+        return top if top >= 0 else self.several[~top]
+
+    def _united(self, one: int, other: int) -> int:
+        """The union of two sets by their names: their tops merged in rank order, those of one rank united below.
+
+        The hot path of merging the sets that meet at a rest (about half of a
+        large exact sweep's stock phase): two names are walked side by side,
+        with no dict, list or tuple made on the way.
+        """
+        name = shift = 0
+        while one and other:
+            first, second = one & PAIR_MASK, other & PAIR_MASK
+            card = first & TOP_MASK
+            if card < second & TOP_MASK:
+                top, one = first, one >> PAIR_SHIFT
+            elif card > second & TOP_MASK:
+                top, other = second, other >> PAIR_SHIFT
+            else:  # a top of each: the same, or the wastes below it united (a third of the calls were of the same)
+                if first != second:
+                    first = self.union(first >> TOP_BITS, second >> TOP_BITS) << TOP_BITS | card
+                top, one, other = first, one >> PAIR_SHIFT, other >> PAIR_SHIFT
+            name |= top << shift
+            shift += PAIR_SHIFT
+        return self._named(name | (one | other) << shift)
+
+    def _named(self, name: int) -> int:
+        """The number of the set with this name (see :meth:`_name`)."""
+        if name <= PAIR_MASK:
+            return self.on(name & TOP_MASK, name >> TOP_BITS)
+        number = self.numbers.get(name)
+        if number is None:
+            number = self.numbers[name] = self._new(~len(self.several))
+            self.several.append(name)
+        return number
 
     def difference(self, one: int, other: int) -> int:
         """The wastes of ``one`` that ``other`` lacks."""
@@ -457,8 +512,8 @@ def _spread(keys: Keys, rows_of: Callable[[int], Sequence[tuple[int, ...]]], wid
     """
     distinct, inverse = np.unique(keys, return_inverse=True)
     tables = [rows_of(key) for key in distinct.tolist()]
-    counts = np.fromiter((len(rows) for rows in tables), np.int64, len(tables))
-    rows = np.array([row for table in tables for row in table], dtype=np.int64).reshape(-1, width)
+    counts = np.array(list(map(len, tables)), dtype=np.int64)
+    rows = np.fromiter(chain.from_iterable(chain.from_iterable(tables)), np.int64).reshape(-1, width)
     per_entry = counts[inverse]
     entries = np.repeat(np.arange(len(keys)), per_entry)
     within = np.arange(len(entries)) - np.repeat(np.cumsum(per_entry) - per_entry, per_entry)
@@ -650,7 +705,10 @@ class Sweep:
         self._found_at = layout.found
         self._home_counts: list[int] = []  # cards home, by foundation class number
         # the moves' parts that depend on the foundation class or the tableau alone, remembered
-        self._homes_by_class: dict[int, list[list[tuple[int]]]] = {}
+        # where each rank goes home from each foundation class worked out (see _homes_from), by class number
+        self._homes_known = bytearray()
+        self._home_slots = array("q")
+        self._home_rows = array("q")
         self._held_by_fields: dict[int, int] = {}  # cards in the reserves and on the tableau, by those fields
         self._onto_by_tableau: dict[int, list[int]] = {}
         # the stock phase's rests by level, to sweep and swept; the endgame's by cards stacked, to sweep; its layers
@@ -887,7 +945,7 @@ class Sweep:
         several = np.flatnonzero(packed < 0)
         if not len(several):
             return one, tops
-        at, more = _spread(nodes[several], self.sets.tops, 2)
+        at, more = self.sets.several_tops(nodes[several])
         entries = np.concatenate((one, several[at]))
         order = np.argsort(entries, kind="stable")
         return entries[order], np.concatenate((tops, more))[order]
@@ -898,17 +956,24 @@ class Sweep:
         Working it out numbers the classes it reaches, and a class's number is
         part of every key that holds it, so the order is that of a rest at a time.
         """
-        classes, first = np.unique(rests >> self._found_shift, return_index=True)
-        known = self._homes_by_class
-        for found in classes[np.argsort(first)].tolist():
-            if found not in known:
-                self._homes_from(found)
+        if (grown := len(self.search.classes) - len(self._homes_known)) > 0:
+            self._homes_known.extend(bytes(grown))
+            self._home_slots.extend(array("q", bytes(8 * RANK_SLOTS * grown)))
+        found = rests >> self._found_shift
+        fresh = found[np.frombuffer(self._homes_known, dtype=np.uint8)[found] == 0]
+        if len(fresh):
+            classes, first = np.unique(fresh, return_index=True)
+            for one in classes[np.argsort(first)].tolist():
+                self._homes_from(one)
 
     def _home_moves(self, found: Keys, cards: Keys, bases: Keys, wastes: Keys) -> tuple[Keys, Keys, Keys]:
         """Cards of these ranks sent home from these classes, onto rests that lack only their foundations: the rests after, their sets, and the entry each came from."""
-        homes = self._homes_by_class
-        entries, afters = _spread(found << 4 | cards, lambda key: homes[key >> 4][key & 15], 1)
-        return bases[entries] | afters[:, 0], wastes[entries], entries
+        slots = np.frombuffer(self._home_slots, dtype=np.int64)[found * RANK_SLOTS + cards]
+        counts = slots & SLOT_COUNT
+        entries = np.repeat(np.arange(len(slots)), counts)
+        within = np.arange(len(entries)) - np.repeat(np.cumsum(counts) - counts, counts)
+        afters = np.frombuffer(self._home_rows, dtype=np.int64)[(slots >> SLOT_BITS)[entries] + within]
+        return bases[entries] | afters, wastes[entries], entries
 
     def _plays(self, incoming: int) -> Callable[[int], list[tuple[int, int]]]:
         """A tableau's cards that could go home, with what each one's leaving does to a rest (``incoming`` refills its pile)."""
@@ -1367,15 +1432,21 @@ class Sweep:
         settled[met] = [key >> shift for key in self.search.settled_fields(highs[met].tolist())]
         return rests & (1 << self._tableau_shift) - 1 | settled[inverse]
 
-    def _homes_from(self, found: int) -> list[list[tuple[int]]]:
-        """Where each rank goes home from foundation class ``found``, by rank: a row for each place, the bits it adds to a rest (none: it cannot go)."""
-        search, shift = self.search, self._shift
+    def _homes_from(self, found: int) -> None:
+        """Work out where each rank goes home from foundation class ``found``: for each place, the bits it adds to a rest.
+
+        Kept in flat tables, so that a batch's moves home are looked up all at
+        once: :attr:`_home_rows` holds the bits, and the slot of each class and
+        rank in :attr:`_home_slots` says where its rows begin and how many.
+        """
+        search, shift, rows = self.search, self._shift, self._home_rows
         takes = search.takes[found]
-        homes = self._homes_by_class[found] = [
-            [(after >> shift,) for _, after in search.home(found, card)] if takes >> card & 1 else []
-            for card in range(14)
-        ]
-        return homes
+        for card in range(1, 14):
+            if takes >> card & 1:
+                afters = [after >> shift for _, after in search.home(found, card)]
+                self._home_slots[found * RANK_SLOTS + card] = len(rows) << SLOT_BITS | len(afters)
+                rows.extend(afters)
+        self._homes_known[found] = 1
 
     def _onto_from(self, tableau: int) -> list[int]:
         """What a rest (shifted past its waste) gains when a card goes onto an empty pile of this tableau, by rank."""
@@ -1426,14 +1497,14 @@ class Sweep:
             several = np.flatnonzero(np.minimum.reduceat(nodes, starts) != np.maximum.reduceat(nodes, starts))
             for part in np.array_split(several, -(-len(several) // UNITED_AT_ONCE)) if len(several) else ():
                 low, high = starts[part[0]], starts[part[-1]] + sizes[part[-1]]
-                came, union = nodes[low:high].tolist(), self.sets.union
-                for index, start, size in zip(
-                    part.tolist(), (starts[part] - low).tolist(), sizes[part].tolist()
-                ):
+                came, union, unions = nodes[low:high].tolist(), self.sets.union, []
+                for start, size in zip((starts[part] - low).tolist(), sizes[part].tolist()):
                     node = came[start]
                     for other in came[start + 1 : start + size]:
-                        node = union(node, other)
-                    united[index] = node
+                        if other != node:  # a set that came again adds nothing
+                            node = union(node, other)
+                    unions.append(node)
+                united[part] = unions
             first = np.argsort(order[starts])
             arrivals.rests, arrivals.nodes = [ordered[starts][first]], [united[first]]
             self._pending -= len(ordered) - len(first)
