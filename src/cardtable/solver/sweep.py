@@ -520,6 +520,18 @@ def _spread(keys: Keys, rows_of: Callable[[int], Sequence[tuple[int, ...]]], wid
     return entries, rows[(np.cumsum(counts) - counts)[inverse][entries] + within]
 
 
+def _each_once(keys: Keys) -> Keys:
+    """The keys, each once, in order: what ``np.unique`` gives, five to ten times as fast.
+
+    Without an index or an inverse, NumPy 2.4's ``unique`` goes through a hash
+    table, which took 2.2 s for 3 million keys that a sort takes in 0.2 s.
+    """
+    ordered = np.sort(keys)
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return ordered[first]
+
+
 def _keys(values: Sequence[int]) -> Keys:
     """Ints as an array of machine words."""
     return np.array(values, dtype=np.int64)
@@ -1310,7 +1322,7 @@ class Sweep:
         """
         _, first, inverse = np.unique(rests >> self._heights_shift, return_index=True, return_inverse=True)
         counts = _keys([self._stacked(rest << self._shift) for rest in rests[first].tolist()])[inverse]
-        for stacked in np.unique(counts).tolist():
+        for stacked in _each_once(counts).tolist():
             at = counts == stacked
             waiting = self.waiting.setdefault(stacked, (array("q"), array("q")))
             for column, values in zip(waiting, (rests[at], nodes[at])):
@@ -1476,7 +1488,7 @@ class Sweep:
         """A level's rests, each once, in no particular order: as many as it will sweep, without merging their sets."""
         if arrivals.merged or not arrivals.size:
             return self._merged(arrivals)[0]
-        return np.unique(np.concatenate(arrivals.rests))
+        return _each_once(np.concatenate(arrivals.rests))
 
     def _merged(self, arrivals: Arrivals) -> tuple[Keys, Keys]:
         """A level's rests, each once, in the order they first came, with the union of the sets each came with: what a dict of rests held."""
