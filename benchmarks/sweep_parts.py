@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from cardtable import deal, load_game
+from cardtable import CardtableError, deal, load_game
 from cardtable.solver.checkpoint import read
 from cardtable.solver.sweep import Sweep
 from cardtable.solver.updown import Search
@@ -78,6 +78,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
+    if args.kept is not None and len(numbers) != 1:
+        parser.error("--from goes on with one deal's sweep")
     seconds: Seconds = defaultdict(float)
     calls: Calls = Counter()
     phase = ["stock"]
@@ -94,11 +96,14 @@ def main() -> None:
         calls.clear()
         phase[0] = "stock"
         search = Search(deal(load_game("acey-and-kingsley"), number))
-        sweep = (
-            Sweep(search, None, trace=False)
-            if args.kept is None
-            else Sweep.resumed(search, read(args.kept)[0], None)
-        )
+        try:
+            sweep = (
+                Sweep(search, None, trace=False)
+                if args.kept is None
+                else Sweep.resumed(search, read(args.kept)[0], None)
+            )
+        except CardtableError as problem:  # a checkpoint unreadable, or of another deal
+            parser.exit(2, f"{parser.prog}: error: {problem}\n")
         begun = time.process_time()
         before = search.states
         over = sweep.advance(before + args.rests, lambda: None)

@@ -235,3 +235,28 @@ def test_the_sweep_benchmark_refuses_a_damaged_checkpoint_and_leaves_it(tmp_path
     assert f"the checkpoint {str(path)!r} is damaged or cut short" in out.stderr
     assert "Traceback" not in out.stderr
     assert path.read_bytes() == checkpoint.MAGIC + b"{not json\n"
+
+
+def test_the_parts_benchmark_goes_on_from_a_checkpoint_and_stops_where_asked(tmp_path: Path) -> None:
+    parts = SWEEP_PY.with_name("sweep_parts.py")
+    path = tmp_path / "194.checkpoint"
+    kept_at(deal(load_game(ACEY), 194), 60, path)
+    kept, _ = checkpoint.read(path)
+
+    def run(*args: str) -> list[str]:
+        out = subprocess.run([sys.executable, str(parts), *args], capture_output=True, text=True)
+        assert out.returncode == 0 and not out.stderr, out.stderr
+        return out.stdout.splitlines()[0].split()[:3]
+
+    rests = f"{650 - kept.counts['states']:,}"  # the rests swept after the checkpoint
+    assert run("--deals", "194", "--from", str(path)) == ["194", "unwinnable", rests]
+    assert run("--deals", "194", "--rests", "100") == ["194", "stopped", "100"]
+    assert path.exists()  # read, never written
+    for args, said in [
+        (["--deals", "194,195", "--from", str(path)], "--from goes on with one deal's sweep"),
+        (["--deals", "195", "--from", str(path)], "the checkpoint is of another position"),
+        (["--deals", "194", "--from", str(tmp_path / "none")], "cannot read the checkpoint"),
+    ]:
+        out = subprocess.run([sys.executable, str(parts), *args], capture_output=True, text=True)
+        assert out.returncode == 2 and not out.stdout and said in out.stderr
+        assert "Traceback" not in out.stderr

@@ -716,8 +716,8 @@ class Sweep:
         layout = search.layout
         self._found_at = layout.found
         self._home_counts: list[int] = []  # cards home, by foundation class number
-        # the moves' parts that depend on the foundation class or the tableau alone, remembered
-        # where each rank goes home from each foundation class worked out (see _homes_from), by class number
+        # the moves' parts that depend on the foundation class or the tableau alone, remembered: where each
+        # rank goes home from each class, in flat tables by class number (see _homes_from), and the rest in dicts
         self._homes_known = bytearray()
         self._home_slots = array("q")
         self._home_rows = array("q")
