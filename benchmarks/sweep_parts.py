@@ -78,6 +78,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     numbers = deal_numbers(parser, args.deals)
+    if args.rests < 1:
+        parser.error(f"--rests must be at least 1, not {args.rests}")
     if args.kept is not None and len(numbers) != 1:
         parser.error("--from goes on with one deal's sweep")
     seconds: Seconds = defaultdict(float)

@@ -256,6 +256,7 @@ def test_the_parts_benchmark_goes_on_from_a_checkpoint_and_stops_where_asked(tmp
         (["--deals", "194,195", "--from", str(path)], "--from goes on with one deal's sweep"),
         (["--deals", "195", "--from", str(path)], "the checkpoint is of another position"),
         (["--deals", "194", "--from", str(tmp_path / "none")], "cannot read the checkpoint"),
+        (["--deals", "194", "--rests", "0"], "--rests must be at least 1, not 0"),
     ]:
         out = subprocess.run([sys.executable, str(parts), *args], capture_output=True, text=True)
         assert out.returncode == 2 and not out.stdout and said in out.stderr

@@ -521,7 +521,7 @@ def _spread(keys: Keys, rows_of: Callable[[int], Sequence[tuple[int, ...]]], wid
 
 
 def _each_once(keys: Keys) -> Keys:
-    """The keys, each once, in order: what ``np.unique`` gives, five to ten times as fast.
+    """The keys, each once, in order: what ``np.unique`` gives, three to ten times as fast (the more keys, the faster).
 
     Without an index or an inverse, NumPy 2.4's ``unique`` goes through a hash
     table, which took 2.2 s for 3 million keys that a sort takes in 0.2 s.
