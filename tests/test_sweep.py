@@ -18,7 +18,7 @@ from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver import sweep as sweep_module
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
-from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets
+from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets, _each_once
 from cardtable.solver.updown import DEAL, Search, unpack
 from helpers import ACEY, FAST, acey_positions
 
@@ -76,6 +76,13 @@ def test_the_tops_of_sets_with_several_read_at_once_are_those_read_one_set_at_a_
         (index, top) for index, node in enumerate(nodes.tolist()) for top in sets.tops(node)
     ]
     assert len(sets.tops(every_top)) == 13
+
+
+@FAST
+@given(st.lists(st.integers(-(1 << 62), 1 << 62), max_size=50))
+def test_keys_each_once_are_those_numpy_finds_distinct(keys: list[int]) -> None:
+    array_of_keys = np.array(keys, dtype=np.int64)
+    assert _each_once(array_of_keys).tolist() == np.unique(array_of_keys).tolist()
 
 
 @FAST

@@ -162,7 +162,7 @@ class WasteSets:
     def tops(self, node: int) -> Sequence[tuple[int, int]]:
         """Each rank on top of a waste of the set, with the set of what lies below it, in rank order."""
         top = self.packed[node]
-        if top >= 0:
+        if top >= 0:  # most sets: one top, with no list made
             return ((top & TOP_MASK, top >> TOP_BITS),)
         name, tops = self.several[~top], []
         while name:
@@ -514,10 +514,14 @@ def _spread(keys: Keys, rows_of: Callable[[int], Sequence[tuple[int, ...]]], wid
     tables = [rows_of(key) for key in distinct.tolist()]
     counts = np.array(list(map(len, tables)), dtype=np.int64)
     rows = np.fromiter(chain.from_iterable(chain.from_iterable(tables)), np.int64).reshape(-1, width)
-    per_entry = counts[inverse]
-    entries = np.repeat(np.arange(len(keys)), per_entry)
-    within = np.arange(len(entries)) - np.repeat(np.cumsum(per_entry) - per_entry, per_entry)
+    entries, within = _expanded(counts[inverse])
     return entries, rows[(np.cumsum(counts) - counts)[inverse][entries] + within]
+
+
+def _expanded(counts: Keys) -> tuple[Keys, Keys]:
+    """Each entry repeated as many times as it counts: the entries' indices, and each repeat's place among its entry's (0, 1, ...)."""
+    entries = np.repeat(np.arange(len(counts)), counts)
+    return entries, np.arange(len(entries)) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
 def _each_once(keys: Keys) -> Keys:
@@ -981,9 +985,7 @@ class Sweep:
     def _home_moves(self, found: Keys, cards: Keys, bases: Keys, wastes: Keys) -> tuple[Keys, Keys, Keys]:
         """Cards of these ranks sent home from these classes, onto rests that lack only their foundations: the rests after, their sets, and the entry each came from."""
         slots = np.frombuffer(self._home_slots, dtype=np.int64)[found * RANK_SLOTS + cards]
-        counts = slots & SLOT_COUNT
-        entries = np.repeat(np.arange(len(slots)), counts)
-        within = np.arange(len(entries)) - np.repeat(np.cumsum(counts) - counts, counts)
+        entries, within = _expanded(slots & SLOT_COUNT)
         afters = np.frombuffer(self._home_rows, dtype=np.int64)[(slots >> SLOT_BITS)[entries] + within]
         return bases[entries] | afters, wastes[entries], entries
 
