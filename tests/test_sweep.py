@@ -107,6 +107,26 @@ def test_sets_kept_are_the_same_sets_renumbered_and_the_rest_forgotten(
     )
 
 
+@FAST
+@given(wastes, wastes, st.integers(1, 5))
+def test_sets_kept_are_numbered_alike_whatever_slices_they_are_moved_in(
+    one: set[tuple[int, ...]], other: set[tuple[int, ...]], at_once: int
+) -> None:
+    """A one-top set's first on its node may be in an earlier slice than the others: each is still found the same way."""
+    tables = []
+    for slices in (sweep_module.KEPT_AT_ONCE, at_once):
+        sets = WasteSets()
+        kept = made(sets, one)
+        made(sets, other)
+        holder = {7: kept, 9: sets.on(3, kept), 11: sets.on(4, kept)} if one else {}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(sweep_module, "KEPT_AT_ONCE", slices)
+            sets.keep_only([holder])
+        tables.append((list(sets.packed), list(sets.dealt_on), sets.several, sets.numbers, holder))
+        assert made(sets, one) == holder.get(7, EMPTY)
+    assert tables[0] == tables[1]
+
+
 def searching(number: int) -> Search:
     """A search of a deal with no budget to look at, for a sweep of its own."""
     search = Search(deal(load_game(ACEY), number))

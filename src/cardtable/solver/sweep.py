@@ -111,6 +111,8 @@ RANK_SLOTS: Final = 16
 SLOT_BITS: Final = 8
 """Bits of a slot that count its rows; the place of its first row lies above them."""
 SLOT_COUNT: Final = (1 << SLOT_BITS) - 1
+KEPT_AT_ONCE: Final = 1 << 22
+"""Nodes that :meth:`WasteSets.keep_only` moves down at once: its arrays for them take a few bytes a node besides the tables."""
 
 
 class WasteSets:
@@ -178,12 +180,9 @@ class WasteSets:
         sweep reads the tops of each set it sweeps, and read one set at a time
         these took a sixth of a large sweep's stock phase.
         """
-        several, width = self.several, RANKS * TOP_BYTES
+        several = self.several
         packed = np.frombuffer(self.packed, dtype=np.int64)[nodes]
-        names = b"".join([several[~top].to_bytes(width, "little") for top in packed.tolist()])
-        words = np.zeros((len(nodes), RANKS, 8), dtype=np.uint8)
-        words[:, :, :TOP_BYTES] = np.frombuffer(names, dtype=np.uint8).reshape(len(nodes), RANKS, TOP_BYTES)
-        tops = words.view(np.int64).reshape(len(nodes), RANKS)
+        tops = _tops_of_names([several[~top] for top in packed.tolist()])
         at, place = np.nonzero(tops)  # by set, then in rank order
         top = tops[at, place]
         return at, np.stack((top & TOP_MASK, top >> TOP_BITS), axis=1)
@@ -327,79 +326,87 @@ class WasteSets:
         Nodes are never freed one by one: sets share their lower parts, and a
         node's number is its place in :attr:`packed`. So a sweep that keeps no
         trace of its swept rests drops their sets all at once, now and then.
-        A node is always numbered after the nodes below it, so one pass down
-        the numbers finds every node reached, and one pass up moves each kept
-        node down to its new number, in place: copying them into fresh tables
-        instead held old and new at once (deal 888: 0.34 GB more at 3.5
-        million nodes, which the process kept). A holder is a dict of rests
-        to sets, or an array of sets (a stock-phase level's, see :class:`Arrivals`).
+        A node is always numbered after the nodes below it, so the nodes kept,
+        numbered afresh in their order, each still come after theirs; each
+        moves down to its new number in place, a slice of the numbers at a
+        time: copying them into fresh tables instead held old and new at once
+        (deal 888: 0.34 GB more at 3.5 million nodes, which the process kept).
+        A holder is a dict of rests to sets, or an array of sets (a
+        stock-phase level's, see :class:`Arrivals`).
+
+        It works on arrays, a slice at a time: node by node in Python, it took
+        a seventh of deal 888's stock phase.
         """
         holders = list(holders)
         self.numbers = {}  # rebuilt below, once the old one is gone
         self.forget_merges()
         reached = self._reached(holders)
-        renumbered = array("q", [0]) * len(self.packed)
-        renumbered[BARE] = BARE
-        self.dealt_on[EMPTY] = self.dealt_on[BARE] = 0
-        kept, named = BARE, 1  # the last node kept, and the names of several tops kept
-        packed, several, dealt_on = self.packed, self.several, self.dealt_on
-        for node in range(BARE + 1, len(packed)):
-            if not reached[node]:
-                continue
-            kept += 1
-            renumbered[node] = kept
-            dealt_on[kept] = 0
-            top = packed[node]
-            if top >= 0:  # one top: found again on the node below, or by name
-                below, card = renumbered[top >> TOP_BITS], top & TOP_MASK
-                packed[kept] = below << TOP_BITS | card
-                if dealt_on[below]:
-                    self.numbers[below << TOP_BITS | card] = kept
-                else:
-                    dealt_on[below] = kept << TOP_BITS | card
-            else:  # the names kept move down in place too: a kept name's new place is never past its old one
-                name, renamed, shift = several[~top], 0, 0
-                while name:
-                    top = name & PAIR_MASK
-                    renamed |= (renumbered[top >> TOP_BITS] << TOP_BITS | top & TOP_MASK) << shift
-                    name >>= PAIR_SHIFT
-                    shift += PAIR_SHIFT
-                packed[kept] = ~named
-                several[named] = renamed
-                self.numbers[renamed] = kept
-                named += 1
-        del packed[kept + 1 :], dealt_on[kept + 1 :], several[named:]
-        numbers = np.frombuffer(renumbered, dtype=np.int64)
+        renumbered = np.cumsum(reached, dtype=np.int64) - 1  # EMPTY and BARE are always kept, as themselves
+        packed, dealt_on = (np.frombuffer(table, dtype=np.int64) for table in (self.packed, self.dealt_on))
+        dealt_on[:] = 0  # made again below, for the new numbers
+        named = 1  # the names of several tops kept, the empty name first
+        for low in range(BARE + 1, len(reached), KEPT_AT_ONCE):
+            nodes = low + np.flatnonzero(reached[low : low + KEPT_AT_ONCE])
+            tops, kept = packed[nodes], renumbered[nodes]  # read before a kept node moves down onto them
+            one = tops >= 0
+            below, card = renumbered[tops[one] >> TOP_BITS], tops[one] & TOP_MASK
+            self._keep_one_top(packed, dealt_on, kept[one], below, card)
+            names = self._renamed([self.several[~top] for top in tops[~one].tolist()], renumbered)
+            packed[kept[~one]] = ~np.arange(named, named + len(names))
+            # a kept name's new place is never past its old one
+            self.several[named : named + len(names)] = names
+            self.numbers.update(zip(names, kept[~one].tolist()))
+            named += len(names)
+        left = int(renumbered[-1]) + 1
+        del packed, dealt_on  # views of the tables, which are cut short now
+        del self.packed[left:], self.dealt_on[left:], self.several[named:]
         for holder in holders:
             if isinstance(holder, dict):
-                for rest, node in holder.items():
-                    holder[rest] = renumbered[node]
+                holder.update(zip(list(holder), renumbered[_keys(list(holder.values()))].tolist()))
             else:
-                holder[:] = numbers[holder]
-        return len(packed)
+                holder[:] = renumbered[holder]
+        return left
 
-    def _reached(self, holders: list[dict[int, int] | Keys]) -> bytearray:
-        """Whether the holders' sets reach each node: one pass down the numbers, since a node comes after the nodes below it."""
-        reached = bytearray(len(self.packed))
-        reached[EMPTY] = reached[BARE] = 1
-        marks = np.frombuffer(reached, dtype=np.uint8)
+    def _keep_one_top(self, packed: Keys, dealt_on: Keys, kept: Keys, below: Keys, card: Keys) -> None:
+        """Move kept one-top sets to their new numbers: each found again on the node below if it is the first made there, else by name (see :meth:`on`)."""
+        names = below << TOP_BITS | card
+        packed[kept] = names
+        _, first = np.unique(below, return_index=True)
+        first = first[dealt_on[below[first]] == 0]  # not one of an earlier slice's
+        dealt_on[below[first]] = kept[first] << TOP_BITS | card[first]
+        by_name = np.ones(len(kept), dtype=bool)
+        by_name[first] = False
+        self.numbers.update(zip(names[by_name].tolist(), kept[by_name].tolist()))
+
+    @staticmethod
+    def _renamed(names: list[int], renumbered: Keys) -> list[int]:
+        """Names of several tops with the nodes below their tops numbered afresh."""
+        if not names:
+            return []
+        tops = _tops_of_names(names)
+        there = tops != 0
+        tops[there] = renumbered[tops[there] >> TOP_BITS] << TOP_BITS | tops[there] & TOP_MASK
+        width, words = RANKS * TOP_BYTES, tops.view(np.uint8).reshape(len(names), RANKS, 8)
+        raw = np.ascontiguousarray(words[:, :, :TOP_BYTES]).tobytes()
+        return [int.from_bytes(raw[at : at + width], "little") for at in range(0, len(raw), width)]
+
+    def _reached(self, holders: list[dict[int, int] | Keys]) -> NDArray[np.bool_]:
+        """Whether the holders' sets reach each node: breadth first down the tries, as many rounds as the longest waste is long."""
+        reached = np.zeros(len(self.packed), dtype=bool)
         for holder in holders:
-            if isinstance(holder, dict):
-                for node in holder.values():
-                    reached[node] = 1
-            else:
-                marks[holder] = 1
-        packed, several = self.packed, self.several
-        for node in range(len(reached) - 1, BARE, -1):
-            if reached[node]:
-                top = packed[node]
-                if top >= 0:
-                    reached[top >> TOP_BITS] = 1
-                    continue
-                name = several[~top]
-                while name:
-                    reached[(name & PAIR_MASK) >> TOP_BITS] = 1
-                    name >>= PAIR_SHIFT
+            reached[_keys(list(holder.values())) if isinstance(holder, dict) else holder] = True
+        reached[[EMPTY, BARE]] = False
+        rim = np.flatnonzero(reached)
+        reached[[EMPTY, BARE]] = True
+        packed = np.frombuffer(self.packed, dtype=np.int64)
+        while len(rim):
+            tops = packed[rim]
+            several = rim[tops < 0]
+            below = tops[tops >= 0] >> TOP_BITS
+            if len(several):
+                below = np.concatenate((below, self.several_tops(several)[1][:, 1]))
+            rim = _each_once(below[~reached[below]])  # only the nodes new this round are sorted
+            reached[rim] = True
         return reached
 
     @classmethod
@@ -420,6 +427,15 @@ class WasteSets:
             elif dealt_on[top >> TOP_BITS] != node << TOP_BITS | top & TOP_MASK:
                 numbers[top] = node
         return sets
+
+
+def _tops_of_names(names: list[int]) -> Keys:
+    """Names of several tops (see :class:`WasteSets`) read as bytes: a row per name, its packed tops in rank order, then zeros."""
+    width = RANKS * TOP_BYTES
+    raw = b"".join([name.to_bytes(width, "little") for name in names])
+    words = np.zeros((len(names), RANKS, 8), dtype=np.uint8)
+    words[:, :, :TOP_BYTES] = np.frombuffer(raw, dtype=np.uint8).reshape(len(names), RANKS, TOP_BYTES)
+    return words.view(np.int64).reshape(len(names), RANKS)
 
 
 def waste_ranks(search: Search, key: int) -> Ranks:
