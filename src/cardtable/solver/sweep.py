@@ -1513,15 +1513,20 @@ class Sweep:
         if not arrivals.size:
             return _keys([]), _keys([])
         if not arrivals.merged:
-            # the batches go as soon as they are joined, and only a slice of the sets at a time becomes ints
+            # the batches go as soon as they are joined, and only a slice of the sets at a time becomes ints;
+            # what the unions do not read goes before them, for they take memory too (deal 888 ran out there)
             rests, arrivals.rests = np.concatenate(arrivals.rests), []
             order = np.argsort(rests, kind="stable")  # a rest's comings stay in the order they came
             ordered = rests[order]
             del rests
-            nodes, arrivals.nodes = np.concatenate(arrivals.nodes), []
-            nodes = nodes[order]
             starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
             sizes = np.diff(np.append(starts, len(ordered)))
+            distinct = ordered[starts]
+            del ordered
+            nodes, arrivals.nodes = np.concatenate(arrivals.nodes), []
+            nodes = nodes[order]
+            first = np.argsort(order[starts])  # each rest's place in the order it first came
+            del order
             united = nodes[starts]
             # a rest that came each time with the same set has it already (deal 48: 63% of those that came again)
             several = np.flatnonzero(np.minimum.reduceat(nodes, starts) != np.maximum.reduceat(nodes, starts))
@@ -1535,9 +1540,8 @@ class Sweep:
                             node = union(node, other)
                     unions.append(node)
                 united[part] = unions
-            first = np.argsort(order[starts])
-            arrivals.rests, arrivals.nodes = [ordered[starts][first]], [united[first]]
-            self._pending -= len(ordered) - len(first)
+            arrivals.rests, arrivals.nodes = [distinct[first]], [united[first]]
+            self._pending -= len(nodes) - len(first)
             arrivals.size = arrivals.kept = len(first)
             arrivals.merged = True
         return arrivals.rests[0], arrivals.nodes[0]
