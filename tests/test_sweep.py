@@ -122,7 +122,9 @@ def test_sets_kept_are_numbered_alike_whatever_slices_they_are_moved_in(
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(sweep_module, "KEPT_AT_ONCE", slices)
             sets.keep_only([holder])
-        tables.append((list(sets.packed), list(sets.dealt_on), sets.several, sets.numbers, holder))
+        tables.append(
+            (list(sets.packed), list(sets.dealt_on), list(sets.several), dict(sets.numbers), dict(holder))
+        )
         assert made(sets, one) == holder.get(7, EMPTY)
     assert tables[0] == tables[1]
 

@@ -334,8 +334,10 @@ class WasteSets:
         A holder is a dict of rests to sets, or an array of sets (a
         stock-phase level's, see :class:`Arrivals`).
 
-        It works on arrays, a slice at a time: node by node in Python, it took
-        a seventh of deal 888's stock phase.
+        It works on arrays, a slice at a time. Node by node in Python it took
+        8% of the CPU of deal 888's first 30 million rests; on arrays, a sixth
+        less (13.7 s against 11.4 s): most of what is left is remapping the
+        holders' sets and rebuilding :attr:`numbers`.
         """
         holders = list(holders)
         self.numbers = {}  # rebuilt below, once the old one is gone
