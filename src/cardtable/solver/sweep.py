@@ -112,7 +112,7 @@ SLOT_BITS: Final = 8
 """Bits of a slot that count its rows; the place of its first row lies above them."""
 SLOT_COUNT: Final = (1 << SLOT_BITS) - 1
 KEPT_AT_ONCE: Final = 1 << 22
-"""Nodes that :meth:`WasteSets.keep_only` moves down at once: its arrays for them take a few bytes a node besides the tables."""
+"""Nodes that :meth:`WasteSets.keep_only` moves down at once: besides a word and a byte for every node (its new number, and whether it is kept), it holds a few words for each node of a slice."""
 
 
 class WasteSets:
@@ -397,8 +397,7 @@ class WasteSets:
         reached = np.zeros(len(self.packed), dtype=bool)
         for holder in holders:
             reached[_keys(list(holder.values())) if isinstance(holder, dict) else holder] = True
-        reached[[EMPTY, BARE]] = False
-        rim = np.flatnonzero(reached)
+        rim = BARE + 1 + np.flatnonzero(reached[BARE + 1 :])  # the two fixed nodes have nothing below
         reached[[EMPTY, BARE]] = True
         packed = np.frombuffer(self.packed, dtype=np.int64)
         while len(rim):
