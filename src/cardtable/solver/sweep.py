@@ -1474,7 +1474,7 @@ class Sweep:
         takes = search.takes[found]
         for card in range(1, 14):
             if takes >> card & 1:
-                afters = [after >> shift for _, after in search.home(found, card)]
+                afters = [after >> shift for _, after in search.home_afresh(found, card)]
                 self._home_slots[found * RANK_SLOTS + card] = len(rows) << SLOT_BITS | len(afters)
                 rows.extend(afters)
         self._homes_known[found] = 1
