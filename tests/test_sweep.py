@@ -307,6 +307,19 @@ def test_the_sweep_proves_the_lost_deal_lost_in_a_few_hundred_rests() -> None:
     assert not untraced.won and untraced.search.states == sweep.search.states
 
 
+def test_the_sweeps_tables_of_cards_home_are_the_searchs_and_leave_its_memo_alone() -> None:
+    # The sweep works out where cards go home once a class, into flat tables of
+    # its own: the search's memo would hold them a second time (~900 bytes a class).
+    search = searching(2)
+    sweep = Sweep(search, None, trace=False)
+    sweep.advance(20_000, lambda: None)
+    assert len(search.classes) > 100 and not search._homes
+    for found in range(len(search.classes)):
+        for card in range(1, 14):
+            assert search.home_afresh(found, card) == search.home(found, card)
+    assert search._homes
+
+
 def test_the_sweep_traces_a_win_back_through_the_stock_phase() -> None:
     # Deal 2 played along a winning line until 12 stock cards are left: the sweep
     # must find a win from there, through the rest of the stock phase.
