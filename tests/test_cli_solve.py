@@ -96,13 +96,8 @@ def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
 def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130() -> None:
     # A real terminal (a pseudo-terminal) and a real SIGINT: the live line shows how
     # far the search has got, and Ctrl-C turns it into an 'unknown' verdict, not "Aborted!".
-    command = script()
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child: cardtable on the terminal, with no budget, on a deal that outlasts any test
-        try:
-            os.execv(command, [command, "solve", "acey-and-kingsley", "13"])
-        finally:
-            os._exit(127)  # never back into pytest
+    # No budget, on a deal that outlasts any test.
+    pid, terminal = _on_a_terminal("solve", "acey-and-kingsley", "13")
     shown = _read_until(terminal, re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions"))
     os.kill(pid, signal.SIGINT)
     verdict = re.compile(rb"deal 13: unknown: interrupted before a verdict \([\d,]+ positions, [\d.]+ s\)")
@@ -115,13 +110,7 @@ def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130(
 
 def test_ctrl_c_during_a_hint_in_play_stops_the_search_not_the_game() -> None:
     # The terminal session keeps no save: Ctrl-C while a hint thinks must not end it.
-    command = script()
-    pid, terminal = pty.fork()
-    if pid == 0:
-        try:
-            os.execv(command, [command, "play", "acey-and-kingsley", "13"])
-        finally:
-            os._exit(127)
+    pid, terminal = _on_a_terminal("play", "acey-and-kingsley", "13")
     _read_until(terminal, re.compile(rb"> "))
     os.write(terminal, b"d\nhint\n")
     _read_until(terminal, re.compile(rb"solving for a hint: [\d,]+ positions"))
@@ -133,6 +122,24 @@ def test_ctrl_c_during_a_hint_in_play_stops_the_search_not_the_game() -> None:
     assert b"no hint: interrupted before the solver found a win" in stopped, stopped
     assert b"Aborted" not in stopped
     assert code == 0
+
+
+def _on_a_terminal(*args: str) -> tuple[int, int]:
+    """``cardtable ARGS`` started on a pseudo-terminal of its own: (its pid, the terminal).
+
+    Ctrl-C is put back to what a terminal gives. A shell starts background jobs
+    with SIGINT ignored, and Python then never raises KeyboardInterrupt, so a
+    suite run in the background would otherwise see these tests fail.
+    """
+    command = script()
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.execv(command, [command, *args])
+        finally:
+            os._exit(127)  # never back into pytest
+    return pid, terminal
 
 
 def _exit_code(pid: int, seconds: float = 30) -> int:
