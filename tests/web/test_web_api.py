@@ -297,6 +297,33 @@ def test_the_autoplay_endpoint_sends_home_what_is_safe(client: TestClient) -> No
     assert post(client, f"/api/plays/{play}/undo")["moves"] == 0
 
 
+def test_autoplay_ends_a_redo_line_it_leaves(client: TestClient) -> None:
+    """Autoplay makes moves like any other: a redo line made before them may no longer be legal."""
+    play = start(client, "fan", 42)["id"]
+    move(client, play, text="t1 f0")
+    assert post(client, f"/api/plays/{play}/undo")["redo"] == 1
+    view = post(client, f"/api/plays/{play}/autoplay")
+    assert view["moves"] >= 1 and view["last"][0]["to"] != "foundation/0"
+    assert view["redo"] == 0
+    assert post(client, f"/api/plays/{play}/redo", status=409)["detail"] == "nothing to redo"
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"]) == (0, len(view["last"]))
+    assert post(client, f"/api/plays/{play}/redo")["redo"] == 0, "the redo line is the autoplay's, whole"
+
+
+def test_moves_that_follow_the_redo_line_keep_the_rest_of_it(client: TestClient) -> None:
+    play = start(client)["id"]
+    autoplayed = post(client, f"/api/plays/{play}/autoplay")["last"]
+    nxt = move(client, play, text=next(m["text"] for m in client.get(f"/api/plays/{play}").json()["legal"]))
+    post(client, f"/api/plays/{play}/undo")
+    assert post(client, f"/api/plays/{play}/undo")["redo"] == len(autoplayed) + 1
+    assert post(client, f"/api/plays/{play}/autoplay")["redo"] == 1, "it made the redo line's next moves"
+    assert post(client, f"/api/plays/{play}/redo")["last"] == nxt["last"]
+    post(client, f"/api/plays/{play}/restart")
+    view = move(client, play, move={k: autoplayed[0][k] for k in ("from", "to", "card")}, autoplay=True)
+    assert view["redo"] == 1, "a move and the autoplay it set off: the redo line's next moves"
+
+
 def test_no_autoplay_where_it_is_not_provably_safe(client: TestClient) -> None:
     play = start(client, ACEY, 3)["id"]
     view = post(client, f"/api/plays/{play}/autoplay")
@@ -370,6 +397,13 @@ def test_show_me_gives_the_whole_line_and_marks_the_game(client: TestClient) -> 
         body = {k: m[k] for k in ("from", "to", "card")} if m["kind"] == "card" else {m["kind"]: "stock"}
         view = move(client, play, move=body)
     assert view["status"] == "won" and view["assisted"]
+
+
+def test_show_me_with_no_line_to_show_does_not_mark_the_game(client: TestClient) -> None:
+    play = start(client, ALEXANDER, 2)["id"]
+    answer = post(client, f"/api/plays/{play}/solution")
+    assert answer["status"] == "unwinnable" and answer["moves"] == []
+    assert not client.get(f"/api/plays/{play}").json()["assisted"]
 
 
 # -- winning, losing, statistics ------------------------------------------------------

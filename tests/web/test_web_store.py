@@ -61,9 +61,14 @@ def test_starting_a_game_abandons_or_forgets_the_last_one(tmp_path: Path) -> Non
     played.moves = [{"deal": "stock"}]
     store.save(played)
     store.start(record("other-game", game="acey-and-kingsley", at=3))
-    store.start(record("new", at=4))
+    store.start(record("restarted", at=4))
+    restarted = store.get("p", "restarted")
+    assert restarted is not None
+    restarted.redo = [{"deal": "stock"}]  # played, then every move taken back
+    store.save(restarted)
+    store.start(record("new", at=5))
     statuses = {r.id: r.status for r in store.finished("p")}
-    assert statuses == {"played": "abandoned"}
+    assert statuses == {"played": "abandoned", "restarted": "abandoned"}
     latest = store.latest("p")
     assert latest is not None and latest.id == "new"
     other = store.latest("p", "acey-and-kingsley")

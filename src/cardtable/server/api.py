@@ -175,9 +175,15 @@ async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverD
 
 @router.post("/plays/{play_id}/solution", response_model=VerdictView)
 async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
-    """The solver's whole winning line from here, for "show me"; marks the game as assisted."""
-    play = await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
+    """The solver's whole winning line from here, for "show me"; a line given marks the game as assisted.
+
+    A verdict with no line (unwinnable, unknown) tells no more than "still
+    winnable?", which does not mark the game.
+    """
+    play = await run_in_threadpool(plays.get, who, play_id)
     found = await solver.verdict(play.state, solver.budgets.line)
+    if found.moves:
+        await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
     return _verdict_view(play, found, solver.budgets.line, first_only=False)
 
 

@@ -94,7 +94,7 @@ class PlayView(BaseModel):
     moves: int
     redo: int
     seconds: float = Field(description="time spent playing, idle gaps capped")
-    assisted: bool = Field(description="the solver played moves of this game ('show me')")
+    assisted: bool = Field(description="'show me' gave a winning line for this game")
     hints: int
     redeals_left: int | None = Field(description="null in games without a redeal")
     can_deal: bool

@@ -79,18 +79,16 @@ class Play:
             raise IllegalMoveError(reason)
         self.last = []
         self._push(move, False)
-        if self.redo and _same(self.redo[0][0], move):
-            del self.redo[: self._group_length(self.redo)]
-        else:
-            self.redo.clear()
         if autoplay:
             self._autoplay()
+        self._follow_redo_line()
 
     def autoplay(self) -> None:
         """Send home every card that can safely go (see :func:`safe_home_move`), as one group."""
         self._check_open()
         self.last = []
         self._autoplay(first_by_hand=True)
+        self._follow_redo_line()
 
     def undo(self) -> None:
         """Take back the latest move and the autoplay moves it set off."""
@@ -162,6 +160,18 @@ class Play:
         while (move := safe_home_move(self.state)) is not None:
             self._push(move, auto)
             auto = True
+
+    def _follow_redo_line(self) -> None:
+        """After new moves (:attr:`last`): keep the redo line only if it began with exactly them, and without them.
+
+        The redo line was made from the position before the new moves; after
+        any others, its moves may no longer be legal.
+        """
+        made = self.last
+        if len(made) <= len(self.redo) and all(map(_same, made, (move for move, _ in self.redo))):
+            del self.redo[: len(made)]
+        else:
+            self.redo.clear()
 
     @staticmethod
     def _group_length(line: list[Entry]) -> int:

@@ -101,12 +101,14 @@ class Store:
     def start(self, record: PlayRecord) -> None:
         """Save a new play, abandoning the player's unfinished plays of the same game.
 
-        An unfinished play with moves counts as abandoned (a loss in the
-        statistics); one without a move is simply forgotten.
+        An unfinished play that was played counts as abandoned (a loss in the
+        statistics), even if its moves were all taken back or restarted; one
+        never played (no move made and none to redo) is simply forgotten.
         """
         with self._transaction() as db:
             db.execute(
-                "DELETE FROM plays WHERE player = ? AND game = ? AND status = 'playing' AND moves = '[]'",
+                "DELETE FROM plays WHERE player = ? AND game = ? AND status = 'playing'"
+                " AND moves = '[]' AND redo = '[]'",
                 (record.player, record.game),
             )
             db.execute(
