@@ -52,6 +52,7 @@ def test_a_budget_that_runs_out_says_unknown() -> None:
     assert "unknown: searched 3 positions before a verdict" in result.output
     record = json.loads(run("solve", "alexander-the-great-lucie", "1", "--max-states", "3", "--json").output)
     assert (record["result"], record["moves"]) == ("unknown", [])
+    assert record["stats"]["states"] == 3, "a budget of 3 positions searched 3"
 
 
 def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:

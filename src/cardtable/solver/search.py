@@ -83,8 +83,10 @@ class SolveResult:
 
 
 class _BudgetExceeded(Exception):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, searched: int | None = None) -> None:
         self.reason = reason
+        self.searched = searched
+        """The positions to report as searched, when the search counted one it was stopped from searching."""
 
 
 def solve(
@@ -114,6 +116,7 @@ def solve(
         reason = ""
     except _BudgetExceeded as stop:
         status, reason = "unknown", stop.reason
+        search.states = search.states if stop.searched is None else stop.searched
     moves = search.solution if status == "won" else []
     guess = search.guess() if status == "unknown" else None
     return SolveResult(
@@ -128,7 +131,8 @@ def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
         steps = search.run(budget.check)
     except _BudgetExceeded as stop:
         seconds = time.perf_counter() - started
-        return SolveResult("unknown", [], search.states, seconds, budget.peak, stop.reason, search.guess())
+        states = search.states if stop.searched is None else stop.searched
+        return SolveResult("unknown", [], states, seconds, budget.peak, stop.reason, search.guess())
     status: Status = "unwinnable" if steps is None else "won"
     moves = [] if steps is None else search.realise(steps)
     return SolveResult(status, moves, search.states, time.perf_counter() - started, budget.peak)
@@ -156,7 +160,8 @@ class _Budget:
 
         Returns how many more positions the search may visit before it must call
         again: at most :data:`CHECK_EVERY`, and never past the position budget,
-        which therefore stops a search at exactly one position over it. A call at
+        which therefore stops a search as it counts the first position over it;
+        that one is not searched, so a budget of N positions reports N. A call at
         every position would be a Python call on a search's hottest loop. The
         clock is read at every call; a search may call between positions too
         (Acey and Kingsley's look-ahead does, while it sorts a level), so that
@@ -169,7 +174,8 @@ class _Budget:
         self.peak = max(self.peak, table)
         limit = self.limit
         if limit.states is not None and states > limit.states:
-            raise _BudgetExceeded(f"searched {limit.states} position{'' if limit.states == 1 else 's'}")
+            plural = "" if limit.states == 1 else "s"
+            raise _BudgetExceeded(f"searched {limit.states} position{plural}", states - 1)
         if table > limit.table:
             raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
         now = time.perf_counter()
