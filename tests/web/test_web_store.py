@@ -89,6 +89,23 @@ def test_streaks_follow_the_order_games_finished() -> None:
 def test_a_newer_schema_is_not_touched(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite"
     with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE plays (id TEXT)")
         db.execute(f"PRAGMA user_version = {VERSION + 1}")
     with pytest.raises(sqlite3.DatabaseError, match="reads up to"):
         Store(path)
+
+
+@pytest.mark.parametrize("version", [0, 2])
+def test_a_database_of_something_else_is_refused_untouched(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE results (deal INTEGER)")  # a survey's database, say
+        db.execute(f"PRAGMA user_version = {version}")
+    before = path.read_bytes()
+    with pytest.raises(
+        sqlite3.DatabaseError, match=r"not a database of played games: .*its tables: results\)"
+    ):
+        Store(path)
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)

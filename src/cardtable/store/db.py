@@ -39,11 +39,14 @@ class Store:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        with self._lock:
+        try:
+            self._db.execute("PRAGMA busy_timeout = 5000")
+            migrate(self._db)  # first: a database that is not ours is refused before anything changes in it
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
-            self._db.execute("PRAGMA busy_timeout = 5000")
-            migrate(self._db)
+        except BaseException:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
