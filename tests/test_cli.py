@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,10 +112,21 @@ def test_rules_prints_the_specs_rules(game: str) -> None:
     assert result.output == load_game(game).rules
 
 
-def test_rules_names_the_options_an_id_sets() -> None:
+def test_rules_name_the_options_an_id_sets_first() -> None:
     result = run("rules", "alexander-the-great-lucie(redeals=0)")
     assert result.exit_code == 0
-    assert result.output.endswith("This id sets options: redeals=0.\n")
+    title, rest = load_game("alexander-the-great-lucie").rules.split("\n", 1)
+    first, note, _ = result.output.split("\n\n", 2)
+    assert first == title and result.output.endswith(rest)
+    assert " ".join(note.split("\n")) == (
+        "This id sets options: redeals=0 (instead of 2). The rules below are written for the"
+        " defaults; where the two differ, the options apply."
+    )
+    assert all(len(line) <= 80 for line in note.split("\n"))
+    both = run("rules", "alexander-the-great-lucie(redeal_anytime=yes,redeals=1)").output.split("\n\n")[1]
+    assert " ".join(both.split("\n")).startswith(
+        "This id sets options: redeals=1 (instead of 2), redeal_anytime=true (instead of false)."
+    )
 
 
 @pytest.mark.parametrize(
@@ -315,6 +327,87 @@ def test_a_game_id_alone_is_read_as_a_file_with_a_hint() -> None:
     assert_fails(run("moves", "fan"), 2, "cannot read 'fan'", "give the game and a number: fan 42")
 
 
+# -- the wrong kind of file ----------------------------------------------------------
+
+
+def a_solution_a_save_and_a_deal(tmp_path: Path) -> tuple[str, str, str]:
+    """Files of each kind for fan deal 3: a solution, a game saved after one move, and the deal."""
+    start = deal(load_game("fan"), 3)
+    solution = write(tmp_path, solution_json(start, first_moves(start.copy(), 3)), "solution.json")
+    save = str(tmp_path / "save.json")
+    assert (
+        "saved after 1 move" in run("play", "fan", "3", "--no-stats", input=f"t6 f3\nsave {save}\nq\n").output
+    )
+    return solution, save, write(tmp_path, json.dumps(deal_to_dict(start)), "deal.json")
+
+
+def assert_short_one_line(result: Result, *words: str) -> None:
+    """One line naming the problem, and no whole JSON object quoted in it (not one card of a deal)."""
+    assert_fails(result, 2, *words)
+    assert len(result.stderr) < 200 and not re.search(r"'[2-9TJQKA][CDHS]'", result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("command", [["solve"], ["moves"], ["hint"], ["solve", "--json"]])
+def test_a_solution_or_a_save_given_for_a_deal_is_called_what_it_is(
+    tmp_path: Path, command: list[str]
+) -> None:
+    solution, save, _ = a_solution_a_save_and_a_deal(tmp_path)
+    assert_short_one_line(
+        run(*command, solution),
+        f"{solution!r}: this is a solution, not a deal",
+        "'cardtable check' replays it",
+    )
+    assert_short_one_line(
+        run(*command, save), f"{save!r}: this is a saved game, not a deal", "'cardtable play'"
+    )
+
+
+def test_check_says_a_deal_or_a_save_is_not_a_solution(tmp_path: Path) -> None:
+    _, save, deal_file = a_solution_a_save_and_a_deal(tmp_path)
+    assert_short_one_line(
+        run("check", deal_file),
+        f"{deal_file!r}: this looks like a deal, not a solution",
+        "under 'deal', with 'result' and 'moves'",
+    )
+    assert_short_one_line(run("check", save), f"{save!r}: this is a saved game, not a solution")
+
+
+def test_a_record_whose_deal_is_a_number_says_so(tmp_path: Path) -> None:
+    _, save, _ = a_solution_a_save_and_a_deal(tmp_path)
+    obj = json.loads(Path(save).read_text(encoding="utf-8"))
+    obj["deal"] = 1
+    path = write(tmp_path, json.dumps(obj), "numbered.json")
+    words = "its 'deal' must be a deal object (with 'game' and 'piles'), not 1"
+    assert_short_one_line(run("play", path), f"{path!r}: ", words)
+    obj["result"] = "won"
+    assert_short_one_line(
+        run("check", write(tmp_path, json.dumps(obj), "numbered.json")), f"{path!r}: ", words
+    )
+
+
+def test_a_long_value_is_quoted_as_a_short_excerpt(tmp_path: Path) -> None:
+    obj = deal_to_dict(deal(load_game("fan"), 3))
+    obj["deal"] = {"game": "fan", "piles": obj["piles"]}
+    assert_short_one_line(
+        run("moves", write(tmp_path, json.dumps(obj))), "'deal' must be a whole number", "..."
+    )
+    obj["deal"], obj["game"] = 3, ["fan"] * 100
+    assert_short_one_line(run("moves", write(tmp_path, json.dumps(obj))), "needs a 'game' id string", "...")
+
+
+def test_play_names_the_file_in_its_errors(tmp_path: Path) -> None:
+    _, save, _ = a_solution_a_save_and_a_deal(tmp_path)
+    obj = json.loads(Path(save).read_text(encoding="utf-8"))
+    obj["moves"][0]["card"] = "KS"
+    Path(save).write_text(json.dumps(obj), encoding="utf-8")
+    assert_short_one_line(run("play", save), f"{save!r}: move 1 (")
+    obj["deal"]["piles"]["fan"].pop()
+    Path(save).write_text(json.dumps(obj), encoding="utf-8")
+    assert_short_one_line(run("play", save), f"{save!r}: its deal: 'fan' has 17 piles")
+    deal_file = write(tmp_path, json.dumps({"game": "fan", "piles": {}}))
+    assert_short_one_line(run("play", deal_file), f"{deal_file!r}: missing pile group")
+
+
 # -- check ---------------------------------------------------------------------
 
 
@@ -360,6 +453,26 @@ def test_check_fails_a_won_claim_that_does_not_win(tmp_path: Path) -> None:
     result = run("check", write(tmp_path, text))
     assert result.exit_code == 1
     assert result.output.startswith("not ok: the moves end without a win")
+
+
+@pytest.mark.parametrize("verdict", ["unwinnable", "unknown"])
+def test_check_fails_a_verdict_that_its_own_moves_disprove(tmp_path: Path, verdict: str) -> None:
+    text = solution_json(nearly_won(), WINNING_MOVES, verdict)
+    result = run("check", write(tmp_path, text))
+    assert result.exit_code == 1
+    assert result.output == f"not ok: the moves win, so the result is 'won', not {verdict!r}\n"
+
+
+def test_check_fails_a_solved_deal_relabelled_unwinnable(tmp_path: Path) -> None:
+    solved = json.loads(run("solve", "fan", "3", "--json").output)
+    assert solved["result"] == "won"
+    solved["result"] = "unwinnable"
+    result = run("check", write(tmp_path, f"{solution_json(nearly_won(), [])}\n{json.dumps(solved)}\n"))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "not ok: solution 2 (fan deal 3): the moves win, so the result is 'won', not 'unwinnable'",
+        "not ok: 1 of 2 solutions",
+    ]
 
 
 def test_check_reads_several_solutions_one_after_another(tmp_path: Path) -> None:
@@ -414,6 +527,28 @@ def test_malformed_solutions_fail_with_exit_code_2(
     assert_fails(run("check", "-", input="{"), 2, "standard input: malformed solution json")
 
 
+# -- options ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", ["nan", "NaN", "inf", "-inf", "Infinity"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "fan", "3"],
+        ["hint", "fan", "3"],
+        ["survey", "fan", "--deals", "1-2", "--db", "unused.sqlite"],
+    ],
+)
+def test_a_timeout_that_is_no_number_of_seconds_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], seconds: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run(*command, "--timeout", seconds)
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--timeout'" in result.stderr and "not a finite number" in result.stderr
+    assert "Traceback" not in result.output and list(tmp_path.iterdir()) == []
+
+
 # -- the installed script and the architecture --------------------------------------
 
 
@@ -443,6 +578,31 @@ def test_the_installed_script_reports_errors_in_one_line() -> None:
         assert done.returncode == 2
         assert done.stdout == ""
         assert done.stderr.count("\n") == 1 and words in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("args", [["deal", "fan", "3"], ["games"], ["solve", "fan", "3", "--json"]])
+def test_output_that_cannot_be_written_is_one_line_not_a_traceback(args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([script(), *args], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "cardtable: cannot write the output: no space left on device\n"
+
+
+def test_a_closed_pipe_still_ends_quietly() -> None:
+    reading, writing = os.pipe()
+    os.close(reading)  # whatever the command writes meets a broken pipe
+    try:
+        done = subprocess.run([script(), "games"], stdout=writing, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(writing)
+    assert done.returncode == 1 and done.stderr == ""
+
+
+def test_the_terminal_guide_links_the_formats_document() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "terminal.md").read_text(encoding="utf-8")
+    assert "formats document" not in guide
+    assert "[docs/formats.md](formats.md)" in guide
 
 
 def test_the_core_never_imports_the_render_or_cli_modules() -> None:

@@ -19,15 +19,19 @@ from cardtable import (
     load_game,
 )
 from cardtable.formats import (
+    SavedGame,
     Solution,
     deal_from_dict,
     deal_to_dict,
     deal_to_json,
+    excerpt,
     move_from_dict,
     move_to_dict,
     move_to_json,
     read_deal,
+    read_saved_game,
     read_solution,
+    record_kind,
     replay,
 )
 from helpers import (
@@ -652,7 +656,13 @@ def test_a_solution_with_null_redeals_replays_the_same() -> None:
     [
         ("{", "malformed solution json at line 1 column 2"),
         ("[]", "a solution must be a json object"),
-        ('{"result": "won", "moves": []}', "its deal: a deal must be a json object, not NoneType"),
+        (
+            '{"result": "won", "moves": []}',
+            "its 'deal' must be a deal object (with 'game' and 'piles'), not None",
+        ),
+        ('{"deal": 7, "result": "won"}', "its 'deal' must be a deal object (with 'game' and 'piles'), not 7"),
+        ('{"game": "fan", "deal": 7, "piles": {}}', "this looks like a deal, not a solution"),
+        ('{"deal": {"game": "fan"}, "moves": [], "undone": []}', "this is a saved game, not a solution"),
         ('{"deal": {"game": "fan"}, "result": "won"}', "its deal: 'piles' must be an object"),
     ],
 )
@@ -710,3 +720,56 @@ def test_replay_of_an_unknown_result_needs_no_win() -> None:
     solution.moves = solution.moves[:10]
     result = replay(solution)
     assert result.problem is None and not result.final.is_won()
+
+
+@pytest.mark.parametrize("verdict", ["unwinnable", "unknown"])
+def test_replay_of_a_verdict_that_the_moves_disprove(verdict: str) -> None:
+    solution = _solution()
+    solution.result = verdict
+    result = replay(solution)
+    assert result.problem == f"the moves win, so the result is 'won', not {verdict!r}"
+    assert result.legal_moves == len(solution.moves) and result.final.is_won()
+
+
+def test_a_saved_game_whose_moves_win_replays() -> None:
+    solution = _solution()
+    saved = read_saved_game(json.dumps(SavedGame(solution.deal, solution.moves).to_dict()))
+    assert saved.replayed().is_won()
+    redo = read_saved_game(
+        json.dumps(SavedGame(solution.deal, solution.moves[:5], solution.moves[5:]).to_dict())
+    )
+    assert len(redo.replayed().move_stack) == 5
+
+
+@pytest.mark.parametrize(
+    ("obj", "kind"),
+    [
+        ({"game": "fan", "deal": 3, "piles": {}}, "deal"),
+        ({"game": "fan", "piles": {}, "moves": []}, "deal"),  # a deal with a field of its own
+        ({"game": "fan", "deal": {}, "result": "won", "moves": []}, "solution"),
+        ({"game": "fan", "deal": {}, "moves": [], "undone": []}, "saved game"),
+        ({"game": "fan", "deal": 3, "moves": []}, "saved game"),
+        ({"game": "fan"}, None),
+        ([], None),
+    ],
+)
+def test_the_kind_of_a_record_is_told_by_its_keys(obj: Any, kind: str | None) -> None:
+    assert record_kind(obj) == kind
+
+
+def test_a_deal_reader_given_a_solution_or_a_save_says_so() -> None:
+    obj = _solution().to_dict()
+    with pytest.raises(InvalidDealError, match=r"^this is a solution, not a deal: "):
+        deal_from_dict(obj)
+    del obj["result"]
+    with pytest.raises(InvalidDealError, match=r"^this is a saved game, not a deal: "):
+        deal_from_dict(obj)
+
+
+def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
+    assert excerpt("fan") == "'fan'" and excerpt(list(range(100))) == repr(list(range(100)))[:37] + "..."
+    obj = start(FAN)
+    obj["deal"] = obj["piles"]
+    with pytest.raises(InvalidDealError) as caught:
+        deal_from_dict(obj)
+    assert len(str(caught.value)) < 100 and str(caught.value).endswith("...")

@@ -82,6 +82,8 @@ def test_options(text: str, canonical: str, redeals: int, anytime: bool) -> None
         (f"{LUCIE}(redeals=two)", "whole number"),
         (f"{LUCIE}(redeal_anytime=maybe)", "true or false"),
         (f"{FAN}(redeals=1)", "options: none"),
+        (f"{LUCIE}(redeals=1,redeals=2)", "option 'redeals' of alexander-the-great-lucie is given twice"),
+        (f"{LUCIE}(redeals=0, redeal_anytime=true, redeals = 0)", "option 'redeals' "),
     ],
 )
 def test_bad_ids(text: str, fragment: str) -> None:

@@ -22,8 +22,10 @@ from cardtable import State, deal, load_game
 from cardtable.cli import play as play_module
 from cardtable.cli.main import main
 from cardtable.cli.play import COMMANDS, NothingToDoError, Session, run_session
-from cardtable.core.cards import card_symbol
+from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
+from cardtable.core.cards import card_name, card_symbol
 from cardtable.formats import read_deal, read_saved_game
+from cardtable.store import Store
 from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
@@ -529,3 +531,44 @@ def test_quit_leaves_at_once_after_a_save_until_the_next_change(tmp_path: Path) 
 def test_end_of_input_says_what_was_not_saved() -> None:
     output = run_lines(session("fan", 1), ["t10 f0", "t1 t6", "u"])
     assert output.rstrip().endswith(f"Not saved: 1 move and 1 move taken back.\n{BYE} fan 1")
+
+
+# -- what the statistics keep -------------------------------------------------------
+
+
+def test_a_game_taken_back_to_its_start_is_kept_as_abandoned_with_its_redo_line(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite")
+    assert play("fan", "3", "--db", db, lines=["q"]).exit_code == 0  # nothing played: not kept
+    taken_back = play("fan", "3", "--db", db, lines=["t6 f3", "undo", "q", "q"])
+    assert taken_back.exit_code == 0 and "Not saved: 1 move taken back." in taken_back.output
+    store = Store(db)
+    try:
+        (record,) = store.finished(TERMINAL_PLAYER)
+    finally:
+        store.close()
+    card = deal(load_game("fan"), 3).group("fan")[6][-1]
+    assert (record.deal, record.status, record.moves) == (3, "abandoned", [])
+    assert record.redo == [{"from": "fan/6", "to": "foundation/3", "card": card_name(card)}]
+
+
+def test_a_kept_game_holds_its_redo_line_next_move_first(tmp_path: Path) -> None:
+    game = session("fan", 1)
+    for line in ["t10 f0", "t1 t6", "restart"]:
+        game.handle(line)
+    game.scorebook = Scorebook.open(tmp_path / "db.sqlite")
+    try:
+        assert game.keep() == "abandoned"
+        (record,) = game.scorebook.store.finished(TERMINAL_PLAYER)
+    finally:
+        game.scorebook.close()
+    assert record.moves == [] and [m["from"] for m in record.redo] == ["fan/10", "fan/1"]
+
+
+def test_a_saved_game_whose_moves_win_opens_won(tmp_path: Path) -> None:
+    game = Session(nearly_won_fan())
+    for line in ["t1", "t0"]:
+        game.handle(line)
+    path = tmp_path / "won.json"
+    game.save(str(path))
+    result = play(str(path), "--no-stats", lines=[])
+    assert result.exit_code == 0 and result.output.rstrip().endswith("You won fan deal 77 in 2 moves!")

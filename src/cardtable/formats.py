@@ -33,6 +33,39 @@ from cardtable.core.validate import check_position
 from cardtable.games import find_game, load_game
 
 RESULTS = ("won", "unwinnable", "unknown")
+EXCERPT: Final = 40
+"""How much of a value a message quotes: enough to recognise it, never a whole deal."""
+
+
+def excerpt(value: Any, width: int = EXCERPT) -> str:
+    """``repr(value)``, cut to ``width`` characters with ``...`` if longer."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[: width - 3]}..."
+
+
+def record_kind(obj: Any) -> str | None:
+    """What a file's parsed JSON looks like: ``'deal'``, ``'solution'``, ``'saved game'``, or None if none of them.
+
+    Only the top-level keys are looked at: a deal has ``piles``, a solution a
+    ``result``, a saved game its deal whole and its ``moves`` (or ``undone``) but
+    no ``result``. A reader given the wrong kind of file then says so, rather
+    than complain of a field that the other kind spells differently.
+    """
+    if not isinstance(obj, dict):
+        return None
+    if "piles" in obj:
+        return "deal"
+    if "result" in obj:
+        return "solution"
+    if isinstance(obj.get("deal"), dict) or "moves" in obj or "undone" in obj:
+        return "saved game"
+    return None
+
+
+_NOT_A_DEAL: Final = {
+    "solution": "this is a solution, not a deal: 'cardtable check' replays it, 'cardtable play' steps through it",
+    "saved game": "this is a saved game, not a deal: 'cardtable play' resumes it",
+}
 
 
 def _parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
@@ -87,9 +120,12 @@ def deal_from_dict(obj: Any) -> State:
     """Build a position from a deal object, or raise InvalidDealError saying why not."""
     if not isinstance(obj, dict):
         raise InvalidDealError(f"a deal must be a json object, not {type(obj).__name__}")
+    kind = record_kind(obj)
+    if kind in _NOT_A_DEAL:
+        raise InvalidDealError(_NOT_A_DEAL[kind])
     game = obj.get("game")
     if not isinstance(game, str):
-        raise InvalidDealError(f"the deal needs a 'game' id string, not {game!r}")
+        raise InvalidDealError(f"the deal needs a 'game' id string, not {excerpt(game)}")
     try:
         spec = load_game(game)
     except CardtableError as problem:
@@ -113,13 +149,13 @@ def _optional_int(obj: dict[str, Any], key: str, *, low: int, high: int | None =
     too_high = high is not None and isinstance(value, int) and value > high
     if isinstance(value, bool) or not isinstance(value, int) or value < low or too_high:
         allowed = f">= {low}" if high is None else f"from {low} to {high}"
-        raise InvalidDealError(f"{key!r} must be a whole number {allowed}, not {value!r}")
+        raise InvalidDealError(f"{key!r} must be a whole number {allowed}, not {excerpt(value)}")
     return value
 
 
 def _read_groups(spec: GameSpec, piles: Any) -> dict[str, list[list[Card]]]:
     if not isinstance(piles, dict):
-        raise InvalidDealError(f"'piles' must be an object of pile groups, not {piles!r:.40}")
+        raise InvalidDealError(f"'piles' must be an object of pile groups, not {excerpt(piles)}")
     groups: dict[str, list[list[Card]]] = {}
     for name, group in piles.items():
         if not isinstance(group, list) or not all(isinstance(p, list) for p in group):
@@ -156,23 +192,23 @@ def move_to_json(move: Move) -> str:
 def move_from_dict(obj: Any) -> Move:
     """Parse one move object of formats.md."""
     if not isinstance(obj, dict):
-        raise InvalidMoveError(f"a move must be a json object, not {obj!r:.60}")
+        raise InvalidMoveError(f"a move must be a json object, not {excerpt(obj, 60)}")
     if "redeal" in obj:
         return Move.redeal(_read_fans(obj["redeal"]))
     if "deal" in obj:
         if obj["deal"] != "stock":
-            raise InvalidMoveError(f'a deal move is {{"deal": "stock"}}, not {obj!r:.60}')
+            raise InvalidMoveError(f'a deal move is {{"deal": "stock"}}, not {excerpt(obj, 60)}')
         return Move.deal()
     try:
         source, target, card = obj["from"], obj["to"], obj["card"]
     except KeyError as missing:
-        raise InvalidMoveError(f"move {obj!r:.60} lacks {missing.args[0]!r}") from None
+        raise InvalidMoveError(f"move {excerpt(obj, 60)} lacks {missing.args[0]!r}") from None
     if not all(isinstance(x, str) for x in (source, target, card)):
-        raise InvalidMoveError(f"move {obj!r:.60}: 'from', 'to' and 'card' must be strings")
+        raise InvalidMoveError(f"move {excerpt(obj, 60)}: 'from', 'to' and 'card' must be strings")
     try:
         return Move.card_move(PileId.parse(source), PileId.parse(target), parse_card(card))
     except CardtableError as problem:
-        raise InvalidMoveError(f"move {obj!r:.60}: {problem}") from None
+        raise InvalidMoveError(f"move {excerpt(obj, 60)}: {problem}") from None
 
 
 def _read_fans(fans: Any) -> tuple[tuple[Card, ...], ...] | None:
@@ -261,10 +297,14 @@ def _after_space(text: str, at: int) -> int:
 
 def _solution_from(obj: Any) -> Solution:
     """A parsed solution object, checked for shape."""
+    if record_kind(obj) == "saved game" and "undone" in obj:
+        raise InvalidSolutionError(
+            "this is a saved game, not a solution: it has no 'result' ('cardtable play' resumes it)"
+        )
     deal, moves = _read_record(obj, "solution", InvalidSolutionError)
     result = obj.get("result")
     if result not in RESULTS:
-        raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {result!r}")
+        raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {excerpt(result)}")
     stats = obj.get("stats")
     return Solution(deal, result, moves, stats if isinstance(stats, dict) else {})
 
@@ -273,14 +313,23 @@ def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[Stat
     """The deal and the moves of a solution or a saved game, checked for shape (not replayed)."""
     if not isinstance(obj, dict):
         raise error(f"a {what} must be a json object")
+    if record_kind(obj) == "deal":
+        besides = " with 'result' and 'moves'" if what == "solution" else " with 'moves'"
+        raise error(
+            f"this looks like a deal, not a {what}: a {what} holds its deal whole under 'deal',{besides}"
+        )
+    if not isinstance(obj.get("deal"), dict):
+        raise error(
+            f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj.get('deal'))}"
+        )
     try:
-        deal = deal_from_dict(obj.get("deal"))
+        deal = deal_from_dict(obj["deal"])
     except InvalidDealError as problem:
         raise error(f"its deal: {problem}") from None
     game = obj.get("game", deal.spec.id)
     spec = find_game(game) if isinstance(game, str) else None
     if spec is None or spec.id != deal.spec.id:
-        raise error(f"'game' is {game!r} but its deal is a {deal.spec.id} deal")
+        raise error(f"'game' is {excerpt(game)} but its deal is a {deal.spec.id} deal")
     return deal, _read_moves(obj, "moves", error)
 
 
@@ -304,19 +353,36 @@ class Replay:
 
 
 def replay(solution: Solution) -> Replay:
-    """Replay a solution's moves from its deal; a ``won`` one must end in a win."""
-    state = solution.deal.copy()
-    for number, move in enumerate(solution.moves, 1):
-        reason = state.why_illegal(move)
-        if reason is not None:
-            return Replay(number - 1, f"move {number} ({move_to_json(move)}) is illegal: {reason}", state)
-        state.push(move)
-    if solution.result == "won" and not state.is_won():
+    """Replay a solution's moves from its deal and hold them to its verdict.
+
+    A ``won`` solution's moves must end in a win; an ``unwinnable`` or
+    ``unknown`` one's must not, since moves that win prove the verdict wrong.
+    """
+    played = _replay_moves(solution.deal, solution.moves)
+    if played.problem is not None:
+        return played
+    state, won = played.final, played.final.is_won()
+    if solution.result == "won" and not won:
         left = state.spec.deck_size - state.on_foundations()
         return Replay(
             len(solution.moves), f"the moves end without a win ({left} cards off the foundations)", state
         )
-    return Replay(len(solution.moves), None, state)
+    if solution.result != "won" and won:
+        return Replay(
+            len(solution.moves), f"the moves win, so the result is 'won', not {solution.result!r}", state
+        )
+    return played
+
+
+def _replay_moves(start: State, moves: list[Move]) -> Replay:
+    """Play ``moves`` from a copy of ``start``, stopping at the first illegal one; no verdict to meet."""
+    state = start.copy()
+    for number, move in enumerate(moves, 1):
+        reason = state.why_illegal(move)
+        if reason is not None:
+            return Replay(number - 1, f"move {number} ({move_to_json(move)}) is illegal: {reason}", state)
+        state.push(move)
+    return Replay(len(moves), None, state)
 
 
 # -- saved games ----------------------------------------------------------------
@@ -349,12 +415,13 @@ class SavedGame:
     def replayed(self) -> State:
         """The position reached, its moves on its stack; InvalidSaveError if a move (or one to redo) is illegal.
 
-        Both lists are replayed as solutions are (:func:`replay`), with no verdict to meet.
+        Both lists are replayed as solutions are (:func:`replay`), but with no
+        verdict to meet: a saved game may end in a win.
         """
-        played = replay(Solution(self.deal, "unknown", self.moves))
+        played = _replay_moves(self.deal, self.moves)
         if played.problem is not None:
             raise InvalidSaveError(played.problem)
-        redone = replay(Solution(played.final, "unknown", self.undone))
+        redone = _replay_moves(played.final, self.undone)
         if redone.problem is not None:
             raise InvalidSaveError(f"of the moves to redo, {redone.problem}")
         return played.final

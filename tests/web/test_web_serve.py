@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -27,16 +26,6 @@ def test_help_names_the_options() -> None:
 def test_the_default_database_is_in_the_user_data_directory() -> None:
     path = default_db()
     assert path.name == "cardtable.sqlite" and "cardtable" in path.parent.parts[-1]
-
-
-def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        result = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite")])
-    assert result.exit_code == 1
-    assert f"cannot listen on 127.0.0.1:{port}" in result.output
 
 
 def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
@@ -91,12 +80,3 @@ def test_open_waits_for_the_server_then_opens_the_page(monkeypatch: pytest.Monke
 
     _open_when_up(Started(), "http://127.0.0.1:8000/")
     assert opened == ["http://127.0.0.1:8000/"]
-
-
-def test_a_database_that_cannot_be_opened_is_one_clear_line(tmp_path: Path) -> None:
-    not_a_folder = tmp_path / "file"
-    not_a_folder.write_text("")
-    path = not_a_folder / "cardtable.sqlite"
-    result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(path)])
-    assert result.exit_code == 1
-    assert f"cannot open the database {path}" in result.output

@@ -13,6 +13,7 @@ import gzip
 import io
 import os
 import tempfile
+import textwrap
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -175,13 +176,30 @@ def rules(game: str) -> None:
     GAME may carry options, such as 'alexander-the-great-lucie(redeals=0)'.
     """
     spec = load_game(game)
-    click.echo(spec.rules.rstrip("\n"))
+    title, _, rest = spec.rules.rstrip("\n").partition("\n")
+    click.echo(title)
     if spec.id != spec.base_id:
-        click.echo(f"\nThis id sets options: {_options(spec)}.")
+        click.echo(f"\n{_options_note(spec)}")
+    click.echo(rest)
 
 
-def _options(spec: GameSpec) -> str:
-    return spec.id[len(spec.base_id) + 1 : -1]
+def _options_note(spec: GameSpec) -> str:
+    """What an id's options set, to read before the rules, which are written for the defaults."""
+    base = load_game(spec.base_id)
+    changes = ", ".join(
+        f"{key}={_option_text(getattr(spec, key))} (instead of {_option_text(getattr(base, key))})"
+        for key in base.options
+        if getattr(spec, key) != getattr(base, key)
+    )
+    return textwrap.fill(
+        f"This id sets options: {changes}. The rules below are written for the defaults;"
+        " where the two differ, the options apply.",
+        width=80,
+    )
+
+
+def _option_text(value: object) -> str:
+    return str(value).lower()
 
 
 DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")
@@ -247,8 +265,9 @@ def moves(source: str, number: str | None) -> None:
 def check(file: str) -> None:
     """Replay the solution in FILE ('-' reads standard input), or each of several.
 
-    Prints 'ok N moves' and exits 0 if every move is legal (and a 'won'
-    solution ends in a win). Otherwise prints 'not ok: ' and the first
+    Prints 'ok N moves' and exits 0 if every move is legal and the moves
+    bear out the result: a 'won' solution's end in a win, an 'unwinnable' or
+    'unknown' one's do not. Otherwise prints 'not ok: ' and the first
     problem, such as the first illegal move and why, and exits 1. A file that
     is not a solution at all fails with exit code 2.
 

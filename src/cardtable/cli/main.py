@@ -2,14 +2,17 @@
 
 Subcommands are imported only when run, so ``cardtable games`` does not pay for
 the server or the solver. Every :class:`CardtableError` becomes one line on
-standard error and exit code 2; a traceback is only ever a bug.
+standard error and exit code 2, and so does output that cannot be written (a
+full disk); a traceback is only ever a bug.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import sys
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import click
 
@@ -60,8 +63,26 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except CardtableError as error:
-            click.echo(f"cardtable: {error}", err=True)
-            sys.exit(2)
+            _complain(str(error))
+        except OSError as error:
+            if error.errno not in OUTPUT_ERRNOS:
+                raise  # a broken pipe is click's to end quietly; anything else is a bug to see
+            _complain(f"cannot write the output: {(error.strerror or str(error)).lower()}")
+
+
+OUTPUT_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""What an OSError that escapes a command means when it is one of these: the output would not take more.
+
+A command turns the errors of the files it reads and writes into CardtableErrors
+itself, so these come from writing standard output: ``> /dev/full``, a full disk.
+"""
+
+
+def _complain(message: str) -> NoReturn:
+    """One line on standard error (if it takes it) and exit code 2."""
+    with contextlib.suppress(OSError):
+        click.echo(f"cardtable: {message}", err=True)
+    sys.exit(2)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -22,12 +22,12 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, InputFileError, numbered_deal, read_text, replaced
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_file, replaced
 from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, InvalidSaveError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code
 from cardtable.core.state import State
@@ -37,6 +37,7 @@ from cardtable.formats import (
     deal_to_dict,
     move_to_dict,
     read_deal,
+    record_kind,
     saved_game_from_dict,
 )
 from cardtable.games import find_game
@@ -269,8 +270,9 @@ class Session:
         A session that played and took back nothing adds nothing: a saved game
         that is resumed and left again was counted, if at all, when it was
         played. Won and lost count as they stand; a game left with moves
-        counts as abandoned, unless it was saved, since a save is resumed and
-        counts when it ends.
+        played or taken back counts as abandoned (kept with its redo line, as
+        the browser keeps one), unless it was saved, since a save is resumed
+        and counts when it ends.
         """
         if self._line() == self._opened:
             return None
@@ -294,6 +296,7 @@ class Session:
                 deal=self.state.deal_number,
                 start=deal_to_dict(self._start()),
                 moves=[move_to_dict(move) for move in self.state.move_stack],
+                redo=[move_to_dict(move) for move in reversed(self.redo_stack)],
                 status=status,
                 seconds=self._played_until(now),
                 assisted=self.assisted,
@@ -503,8 +506,8 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
     In games with a stock, Enter alone deals a card. Lines are read from standard
     input, so a game can also be piped in; end of input quits.
 
-    A game won, lost, or left unsaved with moves counts in the statistics
-    ('cardtable stats'), unless --no-stats.
+    A game won, lost, or left unsaved with moves played or taken back counts in
+    the statistics ('cardtable stats'), unless --no-stats.
     """
     if number is None and _names_a_file(game):
         session = _session_from_file(game)
@@ -542,21 +545,26 @@ def _session_from_file(path: str) -> Session:
     A solution starts at its deal with its line ready for ``redo``, one move at
     a time. ``save`` alone writes back only to a saved game: a solution or a
     deal file is left as it is, and the game is saved under the deal's own name.
+    A problem with the file is told with its name, as every command tells it.
     """
-    text = read_text(path)
+    return read_file(path, lambda text: _session_from_text(text, path))
+
+
+def _session_from_text(text: str, path: str) -> Session:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as problem:
-        raise InputFileError(
-            f"cannot read {path!r}: not a saved game, a solution or a deal: malformed json"
+        raise InvalidSaveError(
+            "not a saved game, a solution or a deal: malformed json"
             f" at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
         ) from None
     except (ValueError, RecursionError):
         return Session(read_deal(text))  # it names the problem
-    if isinstance(obj, dict) and isinstance(obj.get("deal"), dict):
+    kind = record_kind(obj)
+    if kind == "saved game":
+        return Session.resume(saved_game_from_dict(obj), path)
+    if kind == "solution":
         saved = saved_game_from_dict(obj)
-        if "result" not in obj:
-            return Session.resume(saved, path)
         return Session.resume(SavedGame(saved.deal, [], saved.moves), path, save_there=False)
     return Session(deal_from_dict(obj))
 

@@ -1,16 +1,17 @@
 """``cardtable serve``: play in the browser, on a server of your own.
 
-The command binds its socket itself before starting uvicorn, so a port in use
-is one clear line and ``--port 0`` can print the port the system chose. Only a
-loopback address is the default; any other is the user's explicit choice, and
-the command says what it exposes.
+The command opens its database and binds its socket itself before starting
+uvicorn, so a database it cannot use, a host that is no address or a port in use
+is one clear line (exit code 2, as every mistake of the command line), and
+``--port 0`` can print the port the system chose. Only a loopback address is the
+default; any other is the user's explicit choice, and the command says what it
+exposes.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-import sqlite3
 import threading
 import time
 import webbrowser
@@ -19,13 +20,20 @@ from typing import Final
 
 import click
 
-from cardtable.cli.stats import db_option, db_path
+from cardtable.cli.stats import db_option, db_path, open_store, reason
+from cardtable.core.errors import CardtableError
+from cardtable.store import Store
 
 LOCAL_NAMES: Final = ("127.0.0.1", "localhost")
 
 
+class CannotServeError(CardtableError):
+    """``serve`` cannot open its database, or cannot listen where it was asked to."""
+
+
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port``, or a ClickException saying why not."""
+    """A listening socket on ``host``:``port``, or CannotServeError saying why not (and nothing left open)."""
+    sock = None
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -35,7 +43,9 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind(address)
         sock.listen(128)
     except OSError as error:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+        if sock is not None:
+            sock.close()
+        raise CannotServeError(f"cannot listen on {host}:{port}: {reason(error)}") from None
     sock.set_inheritable(True)
     return sock
 
@@ -69,17 +79,22 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
 def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     """Play in the browser: start a local server and print its address."""
+    path = db_path(db)
+    # the database, then the port: each mistake is told before anything runs
+    store = open_store(path, CannotServeError)
+    try:
+        with bind(host, port) as sock:
+            _run(sock, store, host, path, open_browser)
+    finally:
+        store.close()
+
+
+def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser: bool) -> None:
+    """Serve the app on the socket until Ctrl+C."""
     import uvicorn
 
     from cardtable.server.app import create_app
-    from cardtable.store import Store
 
-    path = db_path(db)
-    try:
-        store = Store(path)
-    except (OSError, sqlite3.Error) as error:
-        raise click.ClickException(f"cannot open the database {path}: {error}") from None
-    sock = bind(host, port)
     port = sock.getsockname()[1]
     loopback = is_loopback(sock)
     shown = f"[{host}]" if ":" in host else host
@@ -95,8 +110,6 @@ def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl+C on
         click.echo("cardtable: stopped")
-    finally:
-        store.close()
 
 
 def _open_when_up(server: object, url: str) -> None:

@@ -18,6 +18,7 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, position_label, read_file
+from cardtable.cli.options import Seconds
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text
@@ -29,7 +30,7 @@ from cardtable.solver import solve as run_solver
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 budget_options = [
-    click.option("--timeout", type=click.FloatRange(min=0.001), default=None, help="Seconds per position."),
+    click.option("--timeout", type=Seconds(min=0.001), default=None, help="Seconds per position."),
     click.option("--max-states", type=click.IntRange(min=1), default=None, help="Positions per search."),
     click.option(
         "--max-table",

@@ -60,15 +60,7 @@ class Scorebook:
     @classmethod
     def open(cls, db: Path | None) -> Scorebook:
         """The scorebook in ``db`` (None: the default database); StatsUnavailableError if it cannot be opened."""
-        path = db_path(db)
-        try:
-            return cls(Store(path))
-        except FileExistsError:  # making its folder found a file of that name
-            raise StatsUnavailableError(
-                f"cannot open the database {str(path)!r}: {str(path.parent)!r} is a file, not a folder"
-            ) from None
-        except (OSError, sqlite3.Error) as error:
-            raise StatsUnavailableError(f"cannot open the database {str(path)!r}: {_reason(error)}") from None
+        return cls(open_store(db_path(db), StatsUnavailableError))
 
     def keep(self, record: PlayRecord) -> None:
         """Add a finished game; StatsUnavailableError (and nothing written) if the database refuses it."""
@@ -76,7 +68,7 @@ class Scorebook:
             self.store.start(record)
         except sqlite3.Error as error:
             raise StatsUnavailableError(
-                f"the game was not added to the statistics in {self.store.path!r}: {_reason(error)}"
+                f"the game was not added to the statistics in {self.store.path!r}: {reason(error)}"
             ) from None
 
     def stats(self) -> list[GameStats]:
@@ -84,7 +76,7 @@ class Scorebook:
         try:
             return game_stats(self.store.finished(TERMINAL_PLAYER))
         except sqlite3.Error as error:
-            raise StatsUnavailableError(f"cannot read {self.store.path!r}: {_reason(error)}") from None
+            raise StatsUnavailableError(f"cannot read {self.store.path!r}: {reason(error)}") from None
 
     def close(self) -> None:
         """Close the database."""
@@ -105,9 +97,22 @@ def stats_table(stats: list[GameStats]) -> str:
     return "\n".join(lines)
 
 
-def _reason(error: Exception) -> str:
-    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    return reason.lower()
+def open_store(path: Path, error: type[CardtableError]) -> Store:
+    """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not."""
+    try:
+        return Store(path)
+    except FileExistsError:  # making its folder found a file of that name
+        raise error(
+            f"cannot open the database {str(path)!r}: {str(path.parent)!r} is a file, not a folder"
+        ) from None
+    except (OSError, sqlite3.Error) as problem:
+        raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
+
+
+def reason(error: Exception) -> str:
+    """The system's or SQLite's words for what went wrong, in lower case."""
+    words = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return words.lower()
 
 
 @click.command()
@@ -115,7 +120,7 @@ def _reason(error: Exception) -> str:
 def stats(db: Path | None) -> None:
     """Show the statistics of the games played in the terminal: played, won, win rate and streaks, per game.
 
-    A game counts once it is won, lost, or left with moves that were not saved;
+    A game counts once it is won, lost, or left with moves played or taken back that were not saved;
     a game saved to a file counts when it ends after being resumed. The browser's
     games keep their own statistics, on its Statistics page.
     """

@@ -35,6 +35,7 @@ from rich.progress import (
 from rich.text import Text
 
 from cardtable.cli.info import replaced
+from cardtable.cli.options import Seconds
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
 from cardtable.core.errors import CardtableError, InvalidDealError
 from cardtable.core.spec import GameSpec
@@ -90,7 +91,7 @@ def _store_path(db: str | None) -> Path:
 @click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0),
+    type=Seconds(min=0),
     default=10.0,
     show_default=True,
     help="Seconds per deal; 0: none.",

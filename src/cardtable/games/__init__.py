@@ -32,7 +32,12 @@ def load_game(game_id: str) -> GameSpec:
         raise UnknownGameError(f"unknown game: {name!r} (known games: {known})")
     if not arguments or not arguments.strip():
         return base
-    changes = dict(_parse_option(base, part) for part in arguments.split(","))
+    changes: dict[str, object] = {}
+    for part in arguments.split(","):
+        key, value = _parse_option(base, part)
+        if key in changes:
+            raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {game_id!r}")
+        changes[key] = value
     spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
     return dataclasses.replace(spec, id=canonical_id(base, spec))
 
