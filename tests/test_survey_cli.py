@@ -245,6 +245,9 @@ def test_report_writes_the_wins_as_solutions_that_check_replays(surveyed: Path, 
     some = run("report", "fan", "--db", str(surveyed), "--json", "--deals", "1-10", "--solutions", str(path))
     written = json.loads(some.stdout)["solutions"]
     assert written == {"file": str(path), "solutions": sum(d <= 10 for d in won), "without_line": 0}  # type: ignore[operator]
+    lost = next(row[2] for row in table(surveyed) if row[3] != "won")
+    none = run("report", "fan", "--db", str(surveyed), "--deals", f"{lost}-{lost}", "--solutions", str(path))
+    assert f"solutions      0 written to {path} (an empty file: no won deal to write)" in none.stdout
 
 
 def test_solutions_named_gz_are_written_compressed_and_checked_as_they_are(

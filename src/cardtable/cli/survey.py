@@ -310,6 +310,8 @@ def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
 
 def _written_text(written: Written) -> str:
     text = f"{written.solutions} written to {written.file}"
+    if not written.solutions:
+        text += " (an empty file: no won deal to write)"
     if written.without_line:
         text += f"; {written.without_line} won deals keep no line (solved before cardtable kept them)"
     return text
