@@ -8,6 +8,8 @@ import { Table } from "./table.js";
 const $ = (id) => document.getElementById(id);
 const IDLE_CAP = 300; // seconds: as the server counts play time
 const DEFAULT_GAME = "alexander-the-great";
+const LEAVE = "Leave this game for a new one? It will count as lost in the statistics.";
+const DEAL_RULE = "a deal number is a whole number from 1";
 const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
 const store = (key, value) => localStorage.setItem(`cardtable.${key}`, value);
 
@@ -148,6 +150,7 @@ async function playMove(body, started) {
 }
 
 async function act(path, motion) {
+  if (!page.view) return;
   stopShow();
   try {
     show(await post(`/api/plays/${page.view.id}/${path}`), motion);
@@ -156,23 +159,31 @@ async function act(path, motion) {
   }
 }
 
+/** Whether the player has made moves in this play, even if all are taken back: a new deal
+ *  of its game abandons it (the server does so), and it then counts as lost. */
+function touched(v) {
+  return v.status === "playing" && (v.moves > 0 || v.redo > 0);
+}
+
+/** Start a game; true if it is shown, false if the player stayed or the server refused. */
 async function newGame(options = {}) {
   stopShow();
   const game = options.game || $("game").value || DEFAULT_GAME;
   const v = page.view;
-  const abandons = v && v.game === game && v.status === "playing" && v.moves > 0;
-  if (abandons && !confirm("Leave this game for a new one? It will count as lost in the statistics.")) return;
+  if (v && v.game === game && touched(v) && !confirm(LEAVE)) return false;
   const body = { game };
   if (options.deal !== undefined) body.deal = options.deal;
   else if ($("winnable").checked) {
     body.winnable = true;
     toast("looking for a deal the solver proves winnable…", 20);
   }
-  await busy(async () => {
+  return busy(async () => {
     try {
       show(await post("/api/plays", body));
+      return true;
     } catch (error) {
       refuse(error);
+      return false;
     }
   });
 }
@@ -203,6 +214,7 @@ async function busy(work) {
 }
 
 async function ask(path, thinking) {
+  if (!page.view) return null;
   const id = page.view.id;
   toast(thinking, 30);
   return busy(async () => {
@@ -281,9 +293,9 @@ function wire() {
   $("game").onchange = (e) => switchGame(e.target.value);
   $("deal-form").onsubmit = (e) => {
     e.preventDefault();
-    const deal = Number($("deal-number").value);
-    if (Number.isInteger(deal) && deal >= 1) newGame({ deal });
-    else toast("a deal number is a whole number from 1");
+    const deal = dealNumber($("deal-number").value.trim());
+    if (deal !== null) newGame({ deal });
+    else toast(DEAL_RULE);
   };
   $("undo").onclick = () => act("undo", "back");
   $("redo").onclick = () => act("redo", "forward");
@@ -301,8 +313,13 @@ function wire() {
   };
   $("command-form").onsubmit = async (e) => {
     e.preventDefault();
-    const text = $("command").value.trim();
-    if (text && (await playMove({ text }, performance.now()))) $("command").value = "";
+    const box = $("command");
+    const text = box.value.trim();
+    const word = WORDS.get(text.toLowerCase());
+    if (word) {
+      box.value = "";
+      word();
+    } else if (text && (await playMove({ text }, performance.now()))) box.value = "";
   };
   $("toast").onclick = () => ($("toast").hidden = true);
   $("rules-button").onclick = showRules;
@@ -362,6 +379,19 @@ function reflow(text) {
   return nodes;
 }
 
+/** The terminal's words that make sense on the page: the move box does them itself, as the
+ *  buttons do, rather than send them to the server, which reads only moves. */
+const HELP =
+  "type a move: 't3 f1' (from pile t3 to f1), 't3' or a card like '7c' (home, or to its one place), " +
+  "'d' (deal), 'redeal'; or a word: undo, redo, restart, hint, help";
+const WORDS = new Map([
+  ["help", () => toast(HELP, 12)],
+  ["undo", () => act("undo", "back")],
+  ["redo", () => act("redo", "forward")],
+  ["restart", () => act("restart")],
+  ["hint", hint],
+]);
+
 const KEYS = {
   h: hint,
   w: verdict,
@@ -399,23 +429,65 @@ function key(e) {
 
 // -- start -----------------------------------------------------------------
 
-async function boot() {
-  wire();
-  page.games = await get("/api/games");
-  for (const g of page.games) $("game").add(new Option(g.name, g.id));
-  const params = new URLSearchParams(location.search);
-  if (params.has("game") || params.has("deal")) {
-    const deal = params.has("deal") ? Number(params.get("deal")) : undefined;
-    history.replaceState(null, "", "/");
-    await newGame({ game: params.get("game") || stored("game", DEFAULT_GAME), deal });
-    return;
+/** The deal number ``text`` names, or null if it names none. */
+function dealNumber(text) {
+  return /^[0-9]+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+}
+
+/** Open what a link names, ``?game=G&deal=N`` (either may be left out): the play of G in
+ *  progress if it is that deal, else a new one, asking first before a touched play is lost.
+ *  False if the link is refused; the toast says why. */
+async function openLink(params) {
+  const game = params.get("game") || stored("game", DEFAULT_GAME);
+  const deal = params.has("deal") ? dealNumber(params.get("deal")) : undefined;
+  if (deal === null) {
+    toast(`the link's deal '${params.get("deal")}' is not a deal number: ${DEAL_RULE}`, 8);
+    return false;
   }
+  let current = null;
+  try {
+    current = await get(`/api/plays/current?game=${encodeURIComponent(game)}`);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status !== 404) {
+      toast(error.message, 8); // an unknown game, or a bad option of one
+      return false;
+    }
+  }
+  if (current && (deal === undefined || resumes(current, deal))) {
+    show(current);
+    return true;
+  }
+  return newGame({ game, deal });
+}
+
+/** Whether a link to ``deal`` resumes this play rather than deal anew (abandoning it):
+ *  it is that deal, or the player would rather keep it. */
+function resumes(play, deal) {
+  if (play.status !== "playing") return false;
+  return play.deal === deal || (touched(play) && !confirm(LEAVE));
+}
+
+/** What a plain visit shows: the game the player touched last, else a new one. */
+async function resume() {
   try {
     show(await get("/api/plays/current"));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
     await newGame({ game: stored("game", DEFAULT_GAME) });
   }
+}
+
+async function boot() {
+  wire();
+  page.games = await get("/api/games");
+  for (const g of page.games) $("game").add(new Option(g.name, g.id));
+  const params = new URLSearchParams(location.search);
+  if (params.has("game") || params.has("deal")) {
+    history.replaceState(null, "", "/");
+    if (await openLink(params)) return;
+  }
+  await resume(); // a refused link falls back to it, its toast still showing
 }
 
 boot().catch((error) => toast(String(error.message || error), 10));

@@ -20,6 +20,13 @@ function caption(pile, short) {
   return pile.code;
 }
 
+/** A card has slid to its place: it loses the class of its flight and the transition, which
+ *  would otherwise make it trail the pointer when it is dragged next. */
+function landed(el, flight) {
+  el.classList.remove(flight);
+  el.style.transition = "";
+}
+
 export class Table {
   /** ``root`` is the element to draw in; ``on`` holds the callbacks: drop(from, to, card) and
    *  smart(from) return promises of whether the server took the move; deal(), select(). */
@@ -191,7 +198,7 @@ export class Table {
       el.getBoundingClientRect(); // commit the start position before transitioning
       el.style.transition = "transform 160ms ease-out";
       el.style.transform = "";
-      el.addEventListener("transitionend", () => el.classList.remove("moving"), { once: true });
+      el.addEventListener("transitionend", () => landed(el, "moving"), { once: true });
     }
   }
 
@@ -275,6 +282,8 @@ export class Table {
       this.root.setPointerCapture(e.pointerId);
       this.unselect();
       p.el.classList.add("dragging");
+      // a card still sliding back from a refused drop would trail the pointer
+      p.el.style.transition = "none";
       this.showTargets(p.pileId);
     }
     p.el.style.transform = `translate(${dx}px, ${dy}px)`;
@@ -290,7 +299,7 @@ export class Table {
       return;
     }
     this.clearMarks("target");
-    const to = this.dropTarget(p.el, p.pileId);
+    const to = this.dropTarget(p.el, p.pileId, e.clientX - p.x, e.clientY - p.y);
     const card = p.el.dataset.card;
     const taken = to ? await this.on.drop(p.pileId, to, card, started) : false;
     if (!taken) this.sendBack(p.el);
@@ -306,21 +315,22 @@ export class Table {
     if (!el.isConnected) return;
     el.style.transition = "transform 180ms ease-out";
     el.style.transform = "";
-    el.addEventListener("transitionend", () => el.classList.remove("dragging"), { once: true });
+    el.addEventListener("transitionend", () => landed(el, "dragging"), { once: true });
   }
 
-  /** The pile the dragged card overlaps most, other than its own. */
-  dropTarget(el, from) {
-    const r = el.getBoundingClientRect();
-    const origin = this.root.getBoundingClientRect();
+  /** The pile the dragged card overlaps most, other than its own, with the card where the
+   *  pointer put it: its place on the table moved by ``dx``, ``dy``. Its drawn rectangle
+   *  could lag behind the pointer. */
+  dropTarget(el, from, dx, dy) {
+    const r = { left: el.offsetLeft + dx, top: el.offsetTop + dy };
+    r.right = r.left + el.offsetWidth;
+    r.bottom = r.top + el.offsetHeight;
     let best = null;
     let bestArea = 0;
     for (const [id, box] of this.geometry.boxes) {
       if (id === from) continue;
-      const left = origin.left + box.x;
-      const top = origin.top + box.y;
-      const w = Math.max(0, Math.min(r.right, left + box.w) - Math.max(r.left, left));
-      const h = Math.max(0, Math.min(r.bottom, top + box.h) - Math.max(r.top, top));
+      const w = Math.max(0, Math.min(r.right, box.x + box.w) - Math.max(r.left, box.x));
+      const h = Math.max(0, Math.min(r.bottom, box.y + box.h) - Math.max(r.top, box.y));
       if (w * h > bestArea) {
         best = id;
         bestArea = w * h;
