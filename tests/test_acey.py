@@ -131,6 +131,67 @@ def test_an_emptied_king_pile_takes_only_a_king() -> None:
     assert not legal(state, "tableau/1 foundation/4 QD")
 
 
+def test_an_emptied_foundation_takes_its_base_from_anywhere_it_can_be_played() -> None:
+    # ace piles 0 and 1 and king pile 7 emptied; the stock is out
+    state = acey_position(
+        up=(0, 0, 13, 12),
+        down=(13, 13, 13, 0),
+        reserve=["AS", "KD"],
+        tableau=["AH", "KS", "", ""],
+        waste="KC AD",
+        rest="waste",
+    )
+    lifted_aces = {f"foundation/{f} foundation/{to} {tops(state)[f]}" for f in (4, 5, 6) for to in (0, 1)}
+    onto_ace_piles = {
+        m.text() for m in state.legal_moves if str(m.target) in ("foundation/0", "foundation/1")
+    }
+    assert onto_ace_piles == lifted_aces | {
+        f"{source} foundation/{to} {card}"
+        for source, card in (("reserve/0", "AS"), ("tableau/0", "AH"), ("waste/0", "AD"))
+        for to in (0, 1)
+    }
+    onto_king_pile = {m.text() for m in state.legal_moves if str(m.target) == "foundation/7"}
+    assert onto_king_pile == {
+        "reserve/1 foundation/7 KD",
+        "tableau/1 foundation/7 KS",
+        f"foundation/2 foundation/7 {tops(state)[2]}",  # the king on top of a full ace pile
+    }
+    assert set(state.legal_moves) == oracle_moves(state)
+
+
+def test_a_lone_base_card_leaves_its_foundation_for_an_empty_tableau_pile() -> None:
+    state = emptied()
+    ace, king = tops(state)[1], tops(state)[5]
+    assert (len(state.group("foundation")[1]), len(state.group("foundation")[5])) == (1, 1)
+    for pile in (2, 3):
+        assert legal(state, f"foundation/1 tableau/{pile} {ace}")
+        assert legal(state, f"foundation/5 tableau/{pile} {king}")
+    state.push_checked(Move.from_text(f"foundation/1 tableau/2 {ace}"))
+    assert state.group("foundation")[1] == [] and names(state.group("tableau")[2]) == ace
+    assert legal(state, f"tableau/2 foundation/0 {ace}"), "and it may come back to any empty ace pile"
+
+
+def test_with_the_stock_out_a_foundation_top_still_goes_only_onto_an_empty_tableau_pile() -> None:
+    state = emptied()
+    assert state.group("stock") == [[]] and names(state.group("tableau")[0]) == "2C"
+    assert not legal(state, f"foundation/1 tableau/0 {tops(state)[1]}")
+    assert not legal(state, f"foundation/2 tableau/1 {tops(state)[2]}")
+
+
+def test_two_copies_of_a_card_on_top_at_once_each_have_their_moves() -> None:
+    # ace pile 0 tops 4 and king pile 4 tops 6: a five fits both, and both fives are on top
+    state = acey_position(
+        up=(4, 13, 13, 13),
+        down=(8, 13, 13, 13),
+        reserve=["5C", "5C"],
+        tableau=["TD", "JD", "QD", "KD"],
+        rest="stock",
+    )
+    fives = {m.text() for m in state.legal_moves if m.source and m.source.group == "reserve"}
+    assert fives == {f"reserve/{r} foundation/{f} 5C" for r in (0, 1) for f in (0, 4)}
+    assert set(state.legal_moves) == oracle_moves(state)
+
+
 def test_nothing_is_ever_placed_on_a_reserve() -> None:
     state = acey_position(
         up=(5, 13, 13, 13), reserve=["7C", ""], tableau=["6D", "", "", ""], waste="8C", rest="waste"

@@ -224,6 +224,39 @@ def test_random_games_never_redeal_a_third_time() -> None:
             assert len(redeals) == 2  # lost only after the second redeal
 
 
+@pytest.mark.parametrize("redeals", [1, 3])
+def test_a_game_with_another_number_of_redeals_plays_each_and_no_more(redeals: int) -> None:
+    game = f"{LUCIE}(redeals={redeals})"
+    most = 0
+    for number in range(1, 41):
+        state = deal(load_game(game), number)
+        random_play(state, number, 400)
+        made = sum(m.kind == "redeal" for m in state.move_stack)
+        assert made <= redeals and state.redeals_left == redeals - made
+        if not state.is_won():
+            assert state.is_lost() and made == redeals, "lost only once no redeal is left"
+        most = max(most, made)
+    assert most == redeals
+
+
+def test_redeals_at_any_time_still_count_down() -> None:
+    state = deal(load_game(f"{LUCIE}(redeals=1,redeal_anytime=true)"), 1)
+    assert len(state.legal_moves) > 1 and Move.redeal() in set(state.legal_moves), "not blocked, yet allowed"
+    state.push_checked(Move.redeal())
+    assert state.redeals_left == 0
+    assert state.why_illegal(Move.redeal()) == "no redeals left"
+
+
+@pytest.mark.parametrize("game", [LUCIE, "fan"])
+def test_only_the_top_card_of_a_fan_moves(game: str) -> None:
+    state = position("QC KC", "KD QD JD", game=game)  # clubs home to the jack, diamonds to the ten
+    assert state.why_illegal(Move.from_text("fan/0 foundation/0 QC")) == "the top of fan/0 is K♣, not Q♣"
+    assert state.why_illegal(Move.from_text("fan/1 foundation/1 QD")) == "the top of fan/1 is J♦, not Q♦"
+    moved = {(str(m.source), card_name(m.card)) for m in state.legal_moves if m.card is not None}
+    assert moved <= {("fan/0", "KC"), ("fan/1", "JD")}  # Fan's empty fans take the king
+    assert set(state.legal_moves) == oracle_moves(state)
+
+
 def test_two_redeals_in_a_row() -> None:
     # With seed 164, nothing moves after the first redeal, so the second follows at once.
     state = position(*BLOCKED, seed=164)

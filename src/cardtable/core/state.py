@@ -107,10 +107,12 @@ class State:
         return LegalMoves(self)
 
     def card_moves(self) -> Iterator[tuple[int, int]]:
-        """Every legal card move as flat ``(source, target)`` indices.
+        """Every card move the piles allow, as flat ``(source, target)`` indices.
 
         This is the solver's hot path: first the cards each target would take,
-        then one look-up per source's top card; no objects per candidate.
+        then one look-up per source's top card; no objects per candidate. It
+        does not ask whether the game is already won (then no move is legal, and
+        :attr:`legal_moves` says so): its callers know, and skip that cost.
         """
         piles = self.piles
         plan = self.plan
