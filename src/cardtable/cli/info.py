@@ -12,6 +12,7 @@ import contextlib
 import gzip
 import io
 import os
+import stat
 import tempfile
 import textwrap
 import zlib
@@ -127,6 +128,7 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
             compressed = gzip.GzipFile("", "wb", fileobj=raw, mtime=0) if path.endswith(".gz") else None
             with io.TextIOWrapper(compressed or raw, encoding="utf-8") as file:
                 yield file
+        os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException as problem:
         if temporary is not None:
@@ -135,6 +137,20 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
         if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
             raise error((problem.strerror or str(problem)).lower()) from None
         raise
+
+
+def _mode_for(path: str) -> int:
+    """The permissions a file written at ``path`` gets: those of the file it replaces, else the umask's.
+
+    A temporary file is made readable by its owner only; a save or an export
+    is an ordinary file, meant to be shared as any other the user writes.
+    """
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _picture_hint(text: str) -> str:

@@ -231,6 +231,8 @@ def report(
     """
     spec = load_game(game)
     deals = parse_deal_range(deal_range) if deal_range is not None else None
+    outputs = {"--plot": plot_path, "--solutions": solutions_path, "--csv": csv_path}
+    _check_outputs(_store_path(db), {option: path for option, path in outputs.items() if path is not None})
     with ResultStore(_store_path(db), create=False) as store:
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
@@ -292,6 +294,25 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
 
 class ExportError(CardtableError):
     """A file of ``report --solutions`` or ``--csv`` could not be written: nothing was."""
+
+
+def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
+    """Refuse outputs that would overwrite the results database or each other, before anything is written."""
+    seen = {_identity(db): "the results database"}
+    for option, path in outputs.items():
+        where = _identity(Path(path))
+        if where in seen:
+            raise ExportError(f"{option} {path!r} is {seen[where]}: it would be written over")
+        seen[where] = f"the {option} file too"
+
+
+def _identity(path: Path) -> tuple[int, int] | Path:
+    """What names a file whatever the path to it: its device and inode if it exists, else its full path."""
+    try:
+        found = path.stat()
+    except OSError:
+        return path.resolve()
+    return found.st_dev, found.st_ino
 
 
 def _exported(path: str) -> AbstractContextManager[IO[str]]:

@@ -1,0 +1,51 @@
+"""What ``report`` writes beside its database: never over it, and as ordinary files."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from test_cli import assert_fails
+from test_survey_cli import run
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("exports") / "fan.sqlite"
+    done = run("survey", "fan", "--deals", "1-3", "--workers", "1", "--db", str(db), "--max-states", "20000")
+    assert done.exit_code == 0, done.stderr
+    return db
+
+
+@pytest.mark.parametrize("option", ["--solutions", "--csv", "--plot"])
+def test_report_will_not_write_over_its_database(results: Path, option: str) -> None:
+    before = results.read_bytes()
+    other = str(results.parent / ".." / results.parent.name / results.name)  # another path to it
+    assert_fails(run("report", "fan", "--db", str(results), option, other), 2, "is the results database")
+    assert results.read_bytes() == before
+
+
+def test_report_will_not_write_two_outputs_to_one_file(results: Path, tmp_path: Path) -> None:
+    out = str(tmp_path / "out.jsonl")
+    assert_fails(
+        run("report", "fan", "--db", str(results), "--solutions", out, "--csv", out), 2, "written over"
+    )
+    assert not os.path.exists(out)
+
+
+def test_exports_follow_the_umask_and_keep_a_replaced_file_s_permissions(
+    results: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "wins.jsonl"
+    old = os.umask(0o022)
+    try:
+        assert run("report", "fan", "--db", str(results), "--solutions", str(out)).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+        out.chmod(0o640)
+        assert run("report", "fan", "--db", str(results), "--solutions", str(out)).exit_code == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
