@@ -599,12 +599,6 @@ def test_a_closed_pipe_still_ends_quietly() -> None:
     assert done.returncode == 1 and done.stderr == ""
 
 
-def test_the_terminal_guide_links_the_formats_document() -> None:
-    guide = (Path(__file__).parent.parent / "docs" / "terminal.md").read_text(encoding="utf-8")
-    assert "formats document" not in guide
-    assert "[docs/formats.md](formats.md)" in guide
-
-
 def test_the_core_never_imports_the_render_or_cli_modules() -> None:
     code = (
         "import sys, cardtable, cardtable.formats, cardtable.core.notation;"

@@ -364,7 +364,7 @@ Each turn tops the sweep up to its share of all the positions so far, so a
 sweep that wins in a turn after this round wins after the same positions of
 the others either way. Of the
 180 deals won in the 60 s run of the 289 deals the sweep concerns (see
-docs/winnability.md), the sweep wins 27, each in the turn after round 5 or
+docs/acey-and-kingsley-journal.md), the sweep wins 27, each in the turn after round 5 or
 6 (the others had visited 679,375 to 3,115,098 positions), and all 27 are
 won again with the positions they took, give or take 0.5% (the dead
 positions the searches share differ a little; 495, which the beams win,
