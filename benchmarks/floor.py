@@ -13,6 +13,23 @@ checked claims: a winning line replayed, a search exhausted), so the floor that
 deal won in one run and proved lost in another would be a bug in the solver:
 the script names it and fails.
 
+The files must be of one game, since a deal number means another deal in
+another game. Solutions name their game on every line, and ``solve.py``'s
+output on its summary's ``game`` line; files that name different games are
+refused. A survey CSV names none (its rows are ``report --csv``'s columns), nor
+do ``solve.py``'s deal lines kept without the summary (such as
+``benchmarks/results/*-survey-unknowns-*.txt``, whose game is in a note for
+people): such a file is taken to be of the game the others name, so give only
+files of one game.
+
+A file of none of the three kinds is refused, and so is a text file with no
+deal line in it, unless a note names the benchmark script that made it, such
+as ``# python benchmarks/sweep.py ...``: that is a run kept in
+``benchmarks/results`` that gives no verdict this script reads, and it counts,
+as an empty file does, as a run that decided nothing. So the command of
+``docs/winnability.md``, ``floor.py benchmarks/results/acey-and-kingsley-*``,
+still reads every run kept.
+
 ``--csv`` writes what the runs say together, one row a deal (``deal,verdict,settled_by``:
 the first file given that won it or proved it lost), which this script reads
 back like any survey; ``--plot`` draws its running winnability in deal order,
@@ -27,8 +44,8 @@ import csv
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from cardtable import CardtableError
 from cardtable.cli.info import read_text
@@ -40,23 +57,34 @@ from deal_args import deal_numbers  # beside this script, so on its path
 DECISIVE: tuple[Status, ...] = ("won", "unwinnable")
 """The verdicts that settle a deal: a line replayed, a search exhausted."""
 SOLVE_LINE = re.compile(r"^\s*(\d+)\s+(won|unwinnable|unknown)\s")
+GAME_LINE = re.compile(r"^game\s+(\S.*?)\s*$")
+"""``solve.py``'s summary line that names the game."""
+MADE_BY = re.compile(r"^#.*\bbenchmarks/\w+\.py\b")
+"""A note that names the benchmark script that made a file."""
+KINDS = "survey CSV (deal,verdict,...), solutions, or solve.py --verbose lines"
+
+Verdicts = list[tuple[int, Status]]
 
 
-def verdicts(path: Path) -> Iterator[tuple[int, Status]]:
-    """The (deal, verdict) pairs of one file, whichever of the two kinds it is."""
-    lines = [line for line in read_text(str(path)).splitlines() if line.strip() and not line.startswith("#")]
+def verdicts(path: Path) -> tuple[Verdicts, set[str]]:
+    """The (deal, verdict) pairs of one file, whichever of the three kinds it is, and the games it names.
+
+    A CSV names no game. ValueError (or KeyError, TypeError) for a file of
+    none of the kinds: text in which no line gives a deal and its verdict, and
+    no note names the benchmark that made it.
+    """
+    text = read_text(str(path)).splitlines()
+    lines = [line for line in text if line.strip() and not line.startswith("#")]
     if lines and lines[0].startswith("deal,"):
-        for row in csv.DictReader(lines):
-            yield int(row["deal"]), status(row["verdict"])
-        return
+        return [(int(row["deal"]), status(row["verdict"])) for row in csv.DictReader(lines)], set()
     if lines and lines[0].startswith("{"):
-        for line in lines:
-            solution = json.loads(line)
-            yield int(solution["deal"]["deal"]), status(solution["result"])
-        return
-    for line in lines:
-        if match := SOLVE_LINE.match(line):
-            yield int(match[1]), status(match[2])
+        found = [json.loads(line) for line in lines]
+        pairs = [(int(solution["deal"]["deal"]), status(solution["result"])) for solution in found]
+        return pairs, {str(solution["game"]) for solution in found}
+    pairs = [(int(match[1]), status(match[2])) for line in lines if (match := SOLVE_LINE.match(line))]
+    if lines and not pairs and not any(MADE_BY.match(line) for line in text):
+        raise ValueError("no deal line")
+    return pairs, {match[1] for line in lines if (match := GAME_LINE.match(line))}
 
 
 def status(verdict: str) -> Status:
@@ -83,15 +111,16 @@ def main() -> None:
     for out in (args.csv, args.plot):
         if out is not None and any(out.resolve() == path.resolve() for path in args.files):
             parser.error(f"{str(out)!r} is one of the files read: it would be overwritten")
+    runs = {str(path): read_run(path, deals) for path in args.files}
+    games = {path: game for path, (_, game) in runs.items()}
+    one_game(games)
     settled: dict[int, tuple[Status, str]] = {}  # deal: (verdict, the first file that gave it)
     for path in args.files:
-        found = read_run(parser, path, deals)
+        found = runs[str(path)][0]
         for verdict in DECISIVE:
             for deal in found[verdict]:
                 if settled.setdefault(deal, (verdict, str(path)))[0] != verdict:
-                    sys.exit(
-                        f"deal {deal} won in one run and proved lost in another: {str(path)!r}, {settled[deal][1]!r}"
-                    )
+                    sys.exit(contradiction(deal, [str(path), settled[deal][1]], games))
         print(f"{path.name:<64} " + "  ".join(f"{len(found[v]):>5} {v}" for v in VERDICTS))
     won, lost = ({deal for deal, (v, _) in settled.items() if v == verdict} for verdict in DECISIVE)
     unknown = len(deals) - len(won) - len(lost)
@@ -114,21 +143,51 @@ def main() -> None:
         )
 
 
-def read_run(parser: argparse.ArgumentParser, path: Path, deals: set[int]) -> dict[Status, set[int]]:
-    """The deals of ``deals`` that one file calls won, unwinnable and unknown; a file of neither kind ends the script."""
+def read_run(path: Path, deals: set[int]) -> tuple[dict[Status, set[int]], str | None]:
+    """The deals of ``deals`` that one file calls won, unwinnable and unknown, and its game (None: it does not say).
+
+    A file that cannot be read, of none of the three kinds, or of several games ends the script.
+    """
     found: dict[Status, set[int]] = {verdict: set() for verdict in VERDICTS}
     try:
-        for deal, verdict in verdicts(path):
-            if deal in deals:
-                found[verdict].add(deal)
+        pairs, games = verdicts(path)
     except CardtableError as problem:
-        parser.error(str(problem))
+        refuse(str(problem))
     except (KeyError, TypeError, ValueError):
-        parser.error(
-            f"{str(path)!r} is no survey CSV (deal,verdict,...) or solutions with a verdict on every row"
-        )
+        refuse(f"{str(path)!r} is no {KINDS} with a verdict on every row")
+    if len(games) > 1:
+        refuse(f"{str(path)!r} holds deals of several games: {', '.join(sorted(games))}")
+    for deal, verdict in pairs:
+        if deal in deals:
+            found[verdict].add(deal)
     found["unknown"] -= found["won"] | found["unwinnable"]  # a file may hold a deal more than once
-    return found
+    return found, next(iter(games), None)
+
+
+def one_game(games: dict[str, str | None]) -> None:
+    """End the script if the files (by name, with the game each names or None) name different games."""
+    first: dict[str, str] = {}  # game: the first file that names it
+    for path, game in games.items():
+        if game is not None:
+            first.setdefault(game, path)
+    if len(first) > 1:
+        named = ", ".join(f"{game} in {path!r}" for game, path in first.items())
+        refuse(f"files of different games: {named}; give the files of one game")
+
+
+def contradiction(deal: int, paths: list[str], games: dict[str, str | None]) -> str:
+    """What to say of a deal won in one file and proved lost in another: a bug, unless they are of two games."""
+    text = f"deal {deal} won in one run and proved lost in another: {', '.join(map(repr, paths))}"
+    silent = [path for path in paths if games[path] is None]
+    if silent:
+        text += f"; or the files are of different games, which {' and '.join(map(repr, silent))} cannot say"
+    return text
+
+
+def refuse(message: str) -> NoReturn:
+    """End the script on a file it cannot take: one line on standard error, exit code 2 as for a bad option."""
+    print(f"floor.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def write_together(

@@ -11,6 +11,9 @@ wins of a run that a time budget makes hard to repeat.
 One process, one deal after another, as a player's machine would. With
 ``--max-states`` (and ``--timeout 0``) every deal gets the same number of
 positions, so the verdicts are the same on any machine and only the times vary.
+``p90 s`` is the nearest-rank percentile that ``cardtable report`` gives (of 25
+deals, the 23rd fastest); ``median s`` is the usual median, the mean of the two
+middle times for an even count, as the runs kept in ``benchmarks/results`` have it.
 """
 
 from __future__ import annotations
@@ -23,13 +26,8 @@ from cardtable import CardtableError, deal, load_game
 from cardtable.formats import Solution
 from cardtable.solver import Limit, solve
 from cardtable.solver.search import DEFAULT_TABLE_CAP
+from cardtable.survey.stats import percentile  # nearest rank, as `cardtable report` gives it
 from deal_args import add_solution, deal_numbers, solutions_file  # beside this script, so on its path
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def main() -> None:

@@ -98,6 +98,7 @@ def test_percentiles_are_nearest_rank() -> None:
     assert [percentile(values, f) for f in (0.5, 0.9, 0.99, 1.0)] == [50, 90, 99, 100]
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2
     assert percentile([7.0], 0.99) == 7
+    assert percentile([float(v) for v in range(25, 0, -1)], 0.9) == 23  # 22.5 up, not half to even
 
 
 def test_summary_counts_verdicts_and_times() -> None:

@@ -24,7 +24,7 @@ from typing import IO, Final, TypeVar
 import click
 
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
-from cardtable.core.errors import CardtableError, InvalidDealError
+from cardtable.core.errors import CardtableError, InvalidDealError, reason
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import RESULTS, deal_to_json, move_to_json, read_deal, read_solutions, replay
@@ -88,10 +88,10 @@ def read_text(path: str) -> str:
 
 def _reason(problem: OSError, path: str) -> str:
     """The operating system's words, with a hint when a game id was taken for a file name."""
-    reason = (problem.strerror or str(problem)).lower()
+    words = reason(problem)
     if find_game(path) is None:
-        return reason
-    return f"{reason} (for a numbered deal give the game and a number: {path} 42)"
+        return words
+    return f"{words} (for a numbered deal give the game and a number: {path} 42)"
 
 
 def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:
@@ -135,7 +135,7 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
             with contextlib.suppress(OSError):
                 os.remove(temporary)
         if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
-            raise error((problem.strerror or str(problem)).lower()) from None
+            raise error(reason(problem)) from None
         raise
 
 

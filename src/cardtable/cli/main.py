@@ -16,7 +16,7 @@ from typing import Any, Final, NoReturn
 
 import click
 
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, reason
 
 # command name -> (module, attribute), in the order `--help` lists them
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
@@ -67,7 +67,7 @@ class LazyGroup(click.Group):
         except OSError as error:
             if error.errno not in OUTPUT_ERRNOS:
                 raise  # a broken pipe is click's to end quietly; anything else is a bug to see
-            _complain(f"cannot write the output: {(error.strerror or str(error)).lower()}")
+            _complain(f"cannot write the output: {reason(error)}")
 
 
 OUTPUT_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})

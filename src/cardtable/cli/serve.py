@@ -20,8 +20,8 @@ from typing import Final
 
 import click
 
-from cardtable.cli.stats import db_option, db_path, open_store, reason
-from cardtable.core.errors import CardtableError
+from cardtable.cli.stats import db_option, db_path, open_store
+from cardtable.core.errors import CardtableError, reason
 from cardtable.store import Store
 
 LOCAL_NAMES: Final = ("127.0.0.1", "localhost")

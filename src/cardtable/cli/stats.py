@@ -18,7 +18,7 @@ from typing import Final, TypeVar
 import click
 import platformdirs
 
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, reason
 from cardtable.store import GameStats, PlayRecord, Store, game_stats
 
 TERMINAL_PLAYER: Final = "terminal"
@@ -107,12 +107,6 @@ def open_store(path: Path, error: type[CardtableError]) -> Store:
         ) from None
     except (OSError, sqlite3.Error) as problem:
         raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
-
-
-def reason(error: Exception) -> str:
-    """The system's or SQLite's words for what went wrong, in lower case."""
-    words = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    return words.lower()
 
 
 @click.command()

@@ -150,7 +150,7 @@ def _run(job: Survey, scheduler: str | None, workers: int) -> None:
     """Run the survey with a progress bar on standard error."""
     if not job.todo:
         return
-    with executor(scheduler, workers) as pool, _progress_bar() as progress:
+    with executor(scheduler, min(workers, job.todo)) as pool, _progress_bar() as progress:
         task = progress.add_task(job.spec.id, total=job.todo, won=0)
 
         def advance(outcome: Outcome) -> None:
@@ -396,6 +396,8 @@ def report_lines(
 def _span(outcomes: list[Outcome]) -> str:
     if not outcomes:
         return "no deals surveyed"
+    if len(outcomes) == 1:
+        return f"deal {outcomes[0].deal} only"
     return f"{len(outcomes)} deals between {outcomes[0].deal} and {outcomes[-1].deal}"
 
 

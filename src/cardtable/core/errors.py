@@ -11,6 +11,17 @@ class CardtableError(Exception):
     """Base class of every error cardtable raises on purpose."""
 
 
+def reason(error: BaseException) -> str:
+    """What went wrong in the words of the system or the library that said so, in lower case.
+
+    For a message that passes on a file system's or SQLite's complaint:
+    ``OSError.strerror`` leaves out the errno and the file name, which the
+    message gives its own way.
+    """
+    words = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return words.lower()
+
+
 class InvalidCardError(CardtableError, ValueError):
     """A card name that does not parse, such as ``'1X'``."""
 

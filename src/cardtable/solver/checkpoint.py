@@ -24,7 +24,7 @@ from typing import IO, Any, Final
 
 import numpy as np
 
-from cardtable.core.errors import InvalidCheckpointError
+from cardtable.core.errors import InvalidCheckpointError, reason
 from cardtable.solver.sweep import Checkpoint, Keys, Waiting
 
 MAGIC: Final = b"cardtable sweep checkpoint 1\n"
@@ -102,9 +102,7 @@ def read(path: str | Path) -> tuple[Checkpoint, float]:
         with path.open("rb") as source:
             return _read(source, path)
     except OSError as error:
-        raise InvalidCheckpointError(
-            f"cannot read the checkpoint {str(path)!r}: {(error.strerror or str(error)).lower()}"
-        ) from None
+        raise InvalidCheckpointError(f"cannot read the checkpoint {str(path)!r}: {reason(error)}") from None
 
 
 def _read(source: IO[bytes], path: Path) -> tuple[Checkpoint, float]:

@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, NamedTuple
 
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, reason
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
@@ -46,6 +46,10 @@ class WorkerLostError(CardtableError):
     """A worker process that died mid-deal, such as at the hands of the out-of-memory killer."""
 
 
+class PoolStartError(CardtableError):
+    """Worker processes the system will not start: too many for its limit of open files or processes."""
+
+
 def default_workers() -> int:
     """One worker per core: the solver is single-threaded pure Python."""
     return os.cpu_count() or 1
@@ -60,15 +64,26 @@ def executor(scheduler: str | None, workers: int) -> AbstractContextManager[Pool
 
 @contextmanager
 def process_pool(workers: int) -> Iterator[Pool]:
-    """Worker processes on this machine; on an interrupt they stop at once, mid-deal."""
+    """Worker processes on this machine, all started at once; on an interrupt they stop at once, mid-deal.
+
+    A start the system refuses (``ulimit -n``, ``ulimit -u``) is a
+    :class:`PoolStartError`, with the workers already started stopped. Callers
+    ask for no more workers than deals (``cardtable survey`` does).
+    """
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),  # no fork of a parent that runs threads
         initializer=_start_worker,
     )
-    with _ctrl_c_for_parent_only():  # a worker still starting up must not take a Ctrl-C
-        for _ in range(workers):
-            pool.submit(os.getpid)  # each submit starts a worker while none is idle
+    try:
+        with _ctrl_c_for_parent_only():  # a worker still starting up must not take a Ctrl-C
+            for _ in range(workers):
+                pool.submit(os.getpid)  # each submit starts a worker while none is idle
+    except OSError as error:
+        _stop_now(pool)
+        raise PoolStartError(
+            f"cannot start {workers} worker processes: {reason(error)} (try fewer --workers)"
+        ) from None
     try:
         yield Pool(pool, workers * IN_FLIGHT_PER_WORKER)
     except BrokenProcessPool:

@@ -35,7 +35,7 @@ from typing import Any, Final
 import platformdirs
 
 import cardtable
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, reason
 from cardtable.survey.task import Budget, Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
@@ -261,7 +261,7 @@ class ResultStore:
         except sqlite3.Error as error:
             raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}") from None
         except OSError as error:
-            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error.strerror or error}") from None
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {reason(error)}") from None
 
     def _prepare(self, create: bool) -> None:
         """Check the file is a sound survey database, or make an empty one into one."""
