@@ -100,9 +100,12 @@ def group_alive(group: int) -> list[int]:
 
 
 def assert_group_ends(group: int) -> None:
+    """Wait up to 15 s for the group's processes to end; those left are killed, and the test fails."""
     deadline = time.monotonic() + 15
-    while group_alive(group):
-        assert time.monotonic() < deadline, f"left running: {group_alive(group)}"
+    while alive := group_alive(group):
+        if time.monotonic() > deadline:
+            os.killpg(group, signal.SIGKILL)
+            pytest.fail(f"left running: {alive}")
         time.sleep(0.05)
 
 
@@ -323,6 +326,7 @@ def test_floor_fails_on_a_deal_won_in_one_run_and_proved_lost_in_another(tmp_pat
     out = floor(won, lost, "--deals", "1-2")
     assert out.returncode == 1
     assert f"deal 1 won in one run and proved lost in another: {str(lost)!r}, {str(won)!r}" in out.stderr
+    assert "or the files are of different games, which" in out.stderr, "CSVs do not say their game"
     odd = tmp_path / "odd.csv"
     odd.write_text("deal,verdict\n1,maybe\n")
     assert "is no survey CSV" in floor(odd, "--deals", "1-2").stderr

@@ -7,13 +7,10 @@ process.
 
 from __future__ import annotations
 
-import os
 import random
 import resource
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy
@@ -25,6 +22,7 @@ from cardtable.solver.search import Status
 from cardtable.survey.plot import draw, draw_running, legend_corner
 from cardtable.survey.stats import running
 from cardtable.survey.task import Outcome
+from test_survey_cli import assert_group_ends
 
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
 BUDGET = ("--timeout", "0", "--max-states", "200")
@@ -56,28 +54,6 @@ def survey_with_open_files(
     finally:
         assert_group_ends(process.pid)
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-
-
-def group_alive(group: int) -> list[int]:
-    """The processes of a process group still running (zombies aside)."""
-    alive = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            state, _, pgrp = stat.read_text().rsplit(")", 1)[1].split()[:3]
-        except (OSError, IndexError):
-            continue
-        if int(pgrp) == group and state != "Z":
-            alive.append(int(stat.parent.name))
-    return alive
-
-
-def assert_group_ends(group: int) -> None:
-    deadline = time.monotonic() + 15
-    while alive := group_alive(group):
-        if time.monotonic() > deadline:
-            os.killpg(group, signal.SIGKILL)
-            pytest.fail(f"left running: {alive}")
-        time.sleep(0.05)
 
 
 needs_proc = pytest.mark.skipif(
@@ -187,16 +163,6 @@ def test_floor_takes_a_csv_to_be_of_the_game_the_other_files_name(tmp_path: Path
     out = floor(survey, fan, "--deals", "1-2")
     assert out.returncode == 0, out.stderr
     assert "together, deals 1-2: 2 won, 0 unwinnable, 0 unknown" in out.stdout
-
-
-def test_floor_says_that_csvs_in_conflict_may_be_of_two_games(tmp_path: Path) -> None:
-    ag, fan = tmp_path / "ag.csv", tmp_path / "fan.csv"
-    ag.write_text("deal,verdict\n2,won\n")
-    fan.write_text("deal,verdict\n2,unwinnable\n")
-    out = floor(ag, fan, "--deals", "1-2")
-    assert out.returncode == 1
-    assert "deal 2 won in one run and proved lost in another" in out.stderr
-    assert "or the files are of different games" in out.stderr
 
 
 @pytest.mark.parametrize("text", ["# cardtable\n\nPlay, solve and study patience games.\n", "deal\n1\n"])
