@@ -14,13 +14,14 @@ deal won in one run and proved lost in another would be a bug in the solver:
 the script names it and fails.
 
 The files must be of one game, since a deal number means another deal in
-another game. Solutions name their game on every line, and ``solve.py``'s
-output on its summary's ``game`` line; files that name different games are
-refused. A survey CSV names none (its rows are ``report --csv``'s columns), nor
-do ``solve.py``'s deal lines kept without the summary (such as
-``benchmarks/results/*-survey-unknowns-*.txt``, whose game is in a note for
-people): such a file is taken to be of the game the others name, so give only
-files of one game.
+another game. Solutions name their game on every line, a survey CSV in its
+``game`` column (``report --csv`` writes one since the CSV kept in
+``benchmarks/results`` was made), and ``solve.py``'s output on its summary's
+``game`` line; files that name different games are refused. A file that names
+none (an older CSV, or ``solve.py``'s deal lines kept without the summary, such
+as ``benchmarks/results/*-survey-unknowns-*.txt``, whose game is in a note for
+people) is taken to be of the game the others name, so give only files of one
+game.
 
 A file of none of the three kinds is refused, and so is a text file with no
 deal line in it, unless a note names the benchmark script that made it, such
@@ -69,14 +70,17 @@ Verdicts = list[tuple[int, Status]]
 def verdicts(path: Path) -> tuple[Verdicts, set[str]]:
     """The (deal, verdict) pairs of one file, whichever of the three kinds it is, and the games it names.
 
-    A CSV names no game. ValueError (or KeyError, TypeError) for a file of
+    An older CSV names no game. ValueError (or KeyError, TypeError) for a file of
     none of the kinds: text in which no line gives a deal and its verdict, and
     no note names the benchmark that made it.
     """
     text = read_text(str(path)).splitlines()
     lines = [line for line in text if line.strip() and not line.startswith("#")]
     if lines and lines[0].startswith("deal,"):
-        return [(int(row["deal"]), status(row["verdict"])) for row in csv.DictReader(lines)], set()
+        rows = list(csv.DictReader(lines))
+        return [(int(row["deal"]), status(row["verdict"])) for row in rows], {
+            r["game"] for r in rows if r.get("game")
+        }
     if lines and lines[0].startswith("{"):
         found = [json.loads(line) for line in lines]
         pairs = [(int(solution["deal"]["deal"]), status(solution["result"])) for solution in found]

@@ -281,6 +281,7 @@ def test_report_writes_every_result_as_csv_that_floor_reads(surveyed: Path, tmp_
     assert f"csv            40 deals written to {path}" in result.stdout.splitlines()
     with path.open(newline="") as file:
         rows = list(csv.DictReader(file))
+    assert {r["game"] for r in rows} == {"fan"}
     assert [(int(r["deal"]), r["verdict"], int(r["states"]), r["max_states"]) for r in rows] == [
         (row[2], row[3], row[4], "200") for row in table(surveyed)
     ]

@@ -136,6 +136,14 @@ def test_floor_refuses_solutions_of_two_games(tmp_path: Path) -> None:
     assert_refused(out, "different games", f"acey-and-kingsley in {str(ag)!r}", f"fan in {str(fan)!r}")
 
 
+def test_floor_reads_the_game_column_of_a_survey_csv(tmp_path: Path) -> None:
+    survey = tmp_path / "fan.csv"
+    survey.write_text("deal,verdict,game\n1,won,fan\n2,unknown,fan\n")
+    ag = solutions(tmp_path / "ag.jsonl", "acey-and-kingsley", (2, "won"))
+    out = floor(survey, ag, "--deals", "1-2")
+    assert_refused(out, "different games", f"fan in {str(survey)!r}")
+
+
 def test_floor_refuses_one_file_of_two_games(tmp_path: Path) -> None:
     mixed = solutions(tmp_path / "mixed.jsonl", "fan", (1, "won"))
     with mixed.open("a") as file:

@@ -92,8 +92,9 @@ ROW_COLUMNS: Final = (
     "table_cap",
     "version",
     "solved_at",
+    "game",
 )
-"""A result's columns as ``report --csv`` writes them: the verdict first, then its cost, then how it was found."""
+"""A result's columns as ``report --csv`` writes them: the verdict first, then its cost, then how it was found, then the game."""
 
 IN_RANGE: Final = "game = ? AND rules_version = ? AND deal BETWEEN ? AND ?"
 COVERS: Final = (
