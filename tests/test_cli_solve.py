@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
-import select
 import signal
-import time
 from pathlib import Path
 
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_json, read_solution, replay
-from test_cli import assert_fails, nearly_won, run, script, write
+from test_cli import assert_fails, nearly_won, run, write
+from test_play_terminal import exit_code, on_a_terminal, read_until
 
 
 def test_solve_a_numbered_deal_prints_the_verdict_and_the_line() -> None:
@@ -98,12 +96,12 @@ def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130(
     # A real terminal (a pseudo-terminal) and a real SIGINT: the live line shows how
     # far the search has got, and Ctrl-C turns it into an 'unknown' verdict, not "Aborted!".
     # No budget, on a deal that outlasts any test.
-    pid, terminal = _on_a_terminal("solve", "acey-and-kingsley", "13")
-    shown = _read_until(terminal, re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions"))
+    pid, terminal = on_a_terminal(80, "solve", "acey-and-kingsley", "13")
+    shown = read_until(terminal, re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions"))
     os.kill(pid, signal.SIGINT)
     verdict = re.compile(rb"deal 13: unknown: interrupted before a verdict \([\d,]+ positions, [\d.]+ s\)")
-    shown += _read_until(terminal, verdict)
-    code = _exit_code(pid)
+    shown += read_until(terminal, verdict)
+    code = exit_code(pid)
     os.close(terminal)
     assert verdict.search(shown), shown
     assert code == 130
@@ -111,60 +109,15 @@ def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130(
 
 def test_ctrl_c_during_a_hint_in_play_stops_the_search_not_the_game() -> None:
     # The terminal session keeps no save: Ctrl-C while a hint thinks must not end it.
-    pid, terminal = _on_a_terminal("play", "acey-and-kingsley", "13")
-    _read_until(terminal, re.compile(rb"> "))
+    pid, terminal = on_a_terminal(80, "play", "acey-and-kingsley", "13")
+    read_until(terminal, re.compile(rb"> "))
     os.write(terminal, b"d\nhint\n")
-    _read_until(terminal, re.compile(rb"solving for a hint: [\d,]+ positions"))
+    read_until(terminal, re.compile(rb"solving for a hint: [\d,]+ positions"))
     os.kill(pid, signal.SIGINT)
-    stopped = _read_until(terminal, re.compile(rb"no hint: interrupted.*\n.*> ", re.DOTALL))
+    stopped = read_until(terminal, re.compile(rb"no hint: interrupted.*\n.*> ", re.DOTALL))
     os.write(terminal, b"quit\nquit\n")  # the second: leave the dealt card unsaved
-    code = _exit_code(pid)
+    code = exit_code(pid)
     os.close(terminal)
     assert b"no hint: interrupted before the solver found a win" in stopped, stopped
     assert b"Aborted" not in stopped
     assert code == 0
-
-
-def _on_a_terminal(*args: str) -> tuple[int, int]:
-    """``cardtable ARGS`` started on a pseudo-terminal of its own: (its pid, the terminal).
-
-    Ctrl-C is put back to what a terminal gives. A shell starts background jobs
-    with SIGINT ignored, and Python then never raises KeyboardInterrupt, so a
-    suite run in the background would otherwise see these tests fail.
-    """
-    command = script()
-    pid, terminal = pty.fork()
-    if pid == 0:  # the child
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            os.execv(command, [command, *args])
-        finally:
-            os._exit(127)  # never back into pytest
-    return pid, terminal
-
-
-def _exit_code(pid: int, seconds: float = 30) -> int:
-    """The child's exit code once it ends; killed, and the test failed, if it has not within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.1)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    raise AssertionError(f"cardtable did not end within {seconds} s")
-
-
-def _read_until(terminal: int, wanted: re.Pattern[bytes], seconds: float = 60) -> bytes:
-    """What the terminal shows until it has shown ``wanted`` (or closes, or the time is up)."""
-    shown = b""
-    deadline = time.monotonic() + seconds
-    while not wanted.search(shown) and time.monotonic() < deadline:
-        ready, _, _ = select.select([terminal], [], [], 0.5)
-        if ready:
-            try:
-                shown += os.read(terminal, 4096)
-            except OSError:  # the child is gone and the terminal closed
-                break
-    return shown

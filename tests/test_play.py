@@ -245,7 +245,7 @@ def test_alexander_scripted_game() -> None:
     assert result.exit_code == 0
     out = result.output
     assert "t1 f1: 2♦" in out
-    assert "illegal move: 't9 f0': A♣ does not go on A♥ (foundation/0)" in out
+    assert "illegal move: 't9 f0': A♣ does not go on A♥ (f0)" in out  # in the codes the player types
     assert "took back t1 f1: 2♦" in out and "again: t1 f1: 2♦" in out
     assert "back at the start of the deal" in out
     assert out.count("Alexander the Great · deal 1 · 2 moves") == 1
@@ -330,14 +330,15 @@ def test_a_position_without_a_deal_number_has_no_replay_command() -> None:
     state.deal_number = None
     game = Session(state)
     assert game.title() == "fan"
-    assert game.replay_hint().startswith("no deal number")
+    assert game.replay_command() is None
+    assert game.greeting() == "fan. Type help for the moves."
     game.play("t1")
     game.play("t0")
     assert game.status() == "You won fan in 2 moves!"
 
 
 def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
-    assert Session(nearly_won_fan()).hint().startswith("play t1 f3 (Q♠ fan/1 to foundation/3)")
+    assert Session(nearly_won_fan()).hint() == "play t1 f3 (Q♠): the game can still be won in 2 moves"
     assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
     assert "hint" in COMMANDS
 

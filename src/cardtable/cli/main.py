@@ -3,11 +3,13 @@
 Subcommands are imported only when run, so ``cardtable games`` does not pay for
 the server or the solver. Every :class:`CardtableError` becomes one line on
 standard error and exit code 2, and so does output that cannot be written (a
-full disk); a traceback is only ever a bug.
+full disk, or a terminal whose encoding has no card symbols); a traceback is
+only ever a bug.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import importlib
@@ -68,6 +70,13 @@ class LazyGroup(click.Group):
             if error.errno not in OUTPUT_ERRNOS:
                 raise  # a broken pipe is click's to end quietly; anything else is a bug to see
             _complain(f"cannot write the output: {reason(error)}")
+        except UnicodeEncodeError as error:
+            if not _is_output_encoding(error.encoding):
+                raise  # a file cardtable writes is UTF-8: another encoding failing is a bug
+            _complain(
+                f"the output's encoding ({error.encoding}) cannot show the card symbols:"
+                " use a UTF-8 locale (such as LANG=C.UTF-8) or set PYTHONIOENCODING=utf-8"
+            )
 
 
 OUTPUT_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
@@ -76,6 +85,12 @@ OUTPUT_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno
 A command turns the errors of the files it reads and writes into CardtableErrors
 itself, so these come from writing standard output: ``> /dev/full``, a full disk.
 """
+
+
+def _is_output_encoding(encoding: str) -> bool:
+    """Whether ``encoding`` is that of standard output or standard error (a locale without UTF-8)."""
+    streams = (sys.stdout, sys.stderr)
+    return any(codecs.lookup(encoding).name == codecs.lookup(s.encoding or "utf-8").name for s in streams)
 
 
 def _complain(message: str) -> NoReturn:

@@ -3,6 +3,7 @@
 The logic is :class:`Session` (the position, undo and redo, the replies to each
 line), kept apart from the input and output of :func:`run_session`, so tests drive
 a session with strings and the command works the same on a terminal or a pipe.
+On a terminal every reply is wrapped between words to its width.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import os
 import re
 import secrets
 import shlex
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -23,13 +26,13 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_file, replaced
-from cardtable.cli.solve import hint_text, watched_solve
+from cardtable.cli.solve import hint_text, plural, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import CardtableError, InvalidSaveError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
-from cardtable.core.notation import move_text, parse_move, pile_code
+from cardtable.core.notation import move_text, parse_move, pile_code, with_codes
 from cardtable.core.state import State
 from cardtable.formats import (
     SavedGame,
@@ -41,7 +44,8 @@ from cardtable.formats import (
     saved_game_from_dict,
 )
 from cardtable.games import find_game
-from cardtable.render.text import HEADINGS, console, layout
+from cardtable.interrupts import ctrl_c_ignored
+from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.store.records import IDLE_CAP, PlayRecord, Status
@@ -66,6 +70,8 @@ class Reply:
     message: str = ""
     redraw: bool = False
     quit: bool = False
+    table: bool = False
+    """Whether the message is a table, printed as it is: wrapping its lines between words would jumble it."""
 
 
 class Session:
@@ -88,6 +94,8 @@ class Session:
         self.scorebook: Scorebook | None = None
         self.no_stats_reason = "statistics are off in this game"
         self.resumed_from: str | None = None
+        self.opened_from: str | None = None
+        """The file the game was opened from, if any: the way to play again a position with no deal number."""
         self.save_path: str | None = None
         """Where ``save`` alone writes: the save the game was resumed from, or the file it was last saved to."""
         self._kept = self._opened = self._line()
@@ -143,7 +151,7 @@ class Session:
                 return Reply(self.save(rest.strip() or None))
             return Reply(self.play(line), redraw=True)
         except CardtableError as error:
-            return Reply(str(error))
+            return Reply(with_codes(self.state, str(error)))
 
     def _enter(self) -> Reply:
         """Enter alone deals from the stock, the commonest move of stock games."""
@@ -221,7 +229,7 @@ class Session:
         save. It is written whole beside its target and then put in its place,
         so a save that fails (a full disk, a bad path) leaves the old file as it was.
         """
-        target = path or self.save_path
+        target = os.path.expanduser(path) if path else self.save_path
         if target is None:
             target = self._default_save_path()
             if os.path.exists(target):
@@ -253,14 +261,22 @@ class Session:
             return Reply(
                 f"{self.unsaved_note()} Save them with save [FILE], or type quit again to leave without them."
             )
-        return Reply(f"Bye. Play this deal again with: {self.replay_hint()}", quit=True)
+        again = self.replay_command()
+        return Reply("Bye." + (f" Play this deal again with: {again}" if again else ""), quit=True)
 
     def unsaved_note(self) -> str:
-        """What quitting now would lose, in a sentence."""
-        played, undone = len(self.state.move_stack), len(self.redo_stack)
+        """What quitting now would lose, in a sentence: the moves played and taken back since the last save.
+
+        Counted from the save (or from the start, or the file the game was
+        opened from): the moves it holds are not lost, however many they are.
+        """
+        kept_moves, kept_undone = self._kept
+        moves, undone = self._line()
+        played = len(moves) - _common_start(moves, kept_moves)
+        taken_back = len(undone) - _common_start(undone, kept_undone)
         what = [plural(played, "move")] if played else []
-        what += [f"{plural(undone, 'move')} taken back"] if undone else []
-        return f"Not saved: {' and '.join(what)}."
+        what += [f"{plural(taken_back, 'move')} taken back"] if taken_back else []
+        return f"Not saved: {' and '.join(what) or 'the moves since the last save'}."
 
     # -- statistics -----------------------------------------------------------
 
@@ -337,12 +353,22 @@ class Session:
         number = self.state.deal_number
         return self.state.spec.id + (f" deal {number}" if number is not None else "")
 
-    def replay_hint(self) -> str:
-        """The command that plays this deal again (a position from elsewhere has none)."""
+    def greeting(self) -> str:
+        """The first line: the game, where it was resumed from, and how to play it again."""
+        line = self.title()
+        if self.resumed_from is not None:
+            line += f", resumed from {self.resumed_from} after {plural(self.moves, 'move')}"
+        again = self.replay_command()
+        return line + (f": play it again with {again}" if again else "") + ". Type help for the moves."
+
+    def replay_command(self) -> str | None:
+        """The command that plays this deal again: by its number, else from its file; None for neither."""
         number = self.state.deal_number
-        if number is None:
-            return "no deal number: this position did not come from one"
-        return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
+        if number is not None:
+            return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
+        if self.opened_from is not None:
+            return f"cardtable play {shlex.quote(self.opened_from)}"
+        return None
 
     def help(self) -> str:
         """The notation and commands, with this game's pile codes."""
@@ -370,7 +396,9 @@ class Session:
         not the game: ending the session would lose whatever was not saved.
         """
         self.hints += 1
-        return hint_text(self.state, watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint"))
+        with _second_interrupt_ends_session():
+            result = watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint")
+        return hint_text(self.state, result, name=_hinted)
 
     def legal(self) -> str:
         """Every legal move in the short notation: a hint, and a way to learn it."""
@@ -378,9 +406,19 @@ class Session:
         return "Legal moves: " + (", ".join(texts) if texts else "none")
 
 
-def plural(count: int, word: str) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _common_start(line: tuple[Move, ...], other: tuple[Move, ...]) -> int:
+    """How many moves ``line`` and ``other`` share from their starts."""
+    shared = 0
+    for mine, theirs in zip(line, other):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared
+
+
+def _hinted(state: State, move: Move) -> str:
+    """A move as typed, and the card it moves if it is face up: ``t3 f1 (7♣)``, ``d``."""
+    return move_text(state, move) + (f" ({card_symbol(move.card)})" if move.card is not None else "")
 
 
 def describe(state: State, move: Move) -> str:
@@ -426,7 +464,7 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "?": lambda s: Reply(s.help()),
     "hint": lambda s: Reply(s.hint()),
     "auto": lambda s: Reply(s.auto(), redraw=True),
-    "stats": lambda s: Reply(s.stats()),
+    "stats": lambda s: Reply(s.stats(), table=True),
     "moves": lambda s: Reply(s.legal()),
     "m": lambda s: Reply(s.legal()),
 }
@@ -447,32 +485,80 @@ def read_line(prompt: str) -> str | None:
 
 
 def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
-    """Show the deal, then answer lines until the game is won, the player quits, or input ends."""
-    resumed = (
-        f", resumed from {session.resumed_from} after {plural(session.moves, 'move')}"
-        if session.resumed_from
-        else ""
-    )
-    out.print(
-        f"{session.title()}{resumed}: play it again with {session.replay_hint()}. Type help for the moves."
-    )
-    _show(session, out)
+    """Show the deal, then answer lines until the game is won, the player quits, or input ends.
+
+    A Ctrl-C that comes while a line is answered rather than at the prompt (a
+    second one while a hint stops, say) ends the session as one at the prompt
+    does, with the note of what was not saved and the game kept, not with
+    click's "Aborted!", which would lose both.
+    """
+    _say(out, session.greeting())
+    try:
+        _show(session, out)
+        _answer(session, read, out)
+    except KeyboardInterrupt:
+        with ctrl_c_ignored():
+            _leave(session, out)
+    with ctrl_c_ignored():
+        _keep(session, out)
+
+
+def _answer(session: Session, read: Callable[[str], str | None], out: Console) -> None:
+    """Answer typed lines until the game is won, the player quits, or input ends."""
     while not session.state.is_won():
         line = read(PROMPT)
         if line is None:
-            out.print()
-            if session.unsaved:
-                out.print(session.unsaved_note())
-            out.print(session.quit(confirmed=True).message)
-            break
+            _leave(session, out)
+            return
         reply = session.handle(line)
         if reply.message:
-            out.print(reply.message)
+            if reply.table:
+                out.print(reply.message, soft_wrap=True)
+            else:
+                _say(out, reply.message)
         if reply.redraw:
             _show(session, out)
         if reply.quit:
-            break
-    _keep(session, out)
+            return
+
+
+def _leave(session: Session, out: Console) -> None:
+    """Quit without asking, since no answer can come (end of input, Ctrl-C), but say what is not saved."""
+    out.print()
+    if session.unsaved:
+        _say(out, session.unsaved_note())
+    _say(out, session.quit(confirmed=True).message)
+
+
+@contextlib.contextmanager
+def _second_interrupt_ends_session() -> Iterator[None]:
+    """The first Ctrl-C stops the search (see :func:`watched_solve`); a second, while it stops, ends the session.
+
+    The second is held until the search has stopped and its live line is
+    cleared, then raised, so it ends the session as Ctrl-C at the prompt does
+    (see :func:`run_session`) and cannot break into the search's own cleanup.
+    Where Ctrl-C is not Python's usual KeyboardInterrupt (ignored, as in a
+    background job), it is left as it is.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    presses = 0
+
+    def pressed(number: int, frame: object) -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, pressed)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if presses > 1:
+        raise KeyboardInterrupt
 
 
 def _keep(session: Session, out: Console) -> None:
@@ -480,14 +566,19 @@ def _keep(session: Session, out: Console) -> None:
     try:
         session.keep()
     except StatsUnavailableError as error:
-        out.print(str(error))
+        _say(out, str(error))
 
 
 def _show(session: Session, out: Console) -> None:
-    out.print(layout(session.state))
+    out.print(layout(session.state, fitting_width(out)))
     status = session.status()
     if status is not None:
-        out.print(status)
+        _say(out, status)
+
+
+def _say(out: Console, message: str) -> None:
+    """Print a message, wrapped between words on a terminal (a line cut at its edge could split a word)."""
+    out.print(wrap(message, fitting_width(out)))
 
 
 @click.command(context_settings=NUMBER_ARGS)
@@ -523,7 +614,7 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
             session.scorebook = Scorebook.open(db)
         except StatsUnavailableError as error:
             session.no_stats_reason = f"statistics are not kept in this game: {error}"
-            out.print(session.no_stats_reason)
+            _say(out, session.no_stats_reason)
     _enable_line_editing()
     try:
         run_session(session, read_line, out)
@@ -551,6 +642,13 @@ def _session_from_file(path: str) -> Session:
 
 
 def _session_from_text(text: str, path: str) -> Session:
+    """The session the file's text holds, which knows its file: a position with no deal number is played again from it."""
+    session = _opened(text, path)
+    session.opened_from = path
+    return session
+
+
+def _opened(text: str, path: str) -> Session:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as problem:

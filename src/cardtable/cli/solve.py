@@ -199,21 +199,32 @@ def hint(
     _stop_if_interrupted(result)
 
 
-def hint_text(state: State, result: SolveResult) -> str:
-    """What a player is told: the move to make, or why there is none."""
+def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move], str] | None = None) -> str:
+    """What a player is told: the move to make, or why there is none.
+
+    ``name`` says a move: by default as typed, with its card and the piles as
+    formats.md names them; ``cardtable play``, where the codes are what the
+    player types, says it in codes alone.
+    """
+    name = name or _named
     if result.status == "won" and result.moves:
         move = result.moves[0]
-        return f"play {_named(state, move)}: the game can still be won ({len(result.moves)} moves)"
+        return f"play {name(state, move)}: the game can still be won in {plural(len(result.moves), 'move')}"
     if result.status == "won":
         return "the game is won"
     if result.status == "unwinnable":
         return "no move wins from here: this position can no longer be won"
     if result.guess is not None:
         return (
-            f"try {_named(state, result.guess)}: the solver's best guess, not proved to win"
+            f"try {name(state, result.guess)}: the solver's best guess, not proved to win"
             f" ({result.reason} before it found a win or proved there is none)"
         )
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _named(state: State, move: Move) -> str:

@@ -83,15 +83,26 @@ class Scorebook:
         self.store.close()
 
 
+GAME_COLUMN: Final = 32
+"""The widest the game column grows: beside it the figures take 46 columns, and the table fits in 80."""
+
+
 def stats_table(stats: list[GameStats]) -> str:
-    """The statistics as aligned plain text, one game a line (a game with options is a game of its own)."""
+    """The statistics as aligned plain text, one game a line (a game with options is a game of its own).
+
+    An id too long for the game column (``alexander-the-great-lucie(redeal_anytime=true)``)
+    has a line to itself and its figures go on the next, so that one long id
+    does not push every row past the width of a terminal.
+    """
     if not stats:
         return "No game finished in the terminal yet: won, lost and abandoned games count."
-    width = max(len("game"), *(len(s.game) for s in stats))
+    width = max([len("game"), *(len(s.game) for s in stats if len(s.game) <= GAME_COLUMN)])
     lines = [f"{'game':<{width}}  played    won  win rate  streak  best streak"]
     for s in stats:
+        if len(s.game) > width:
+            lines.append(s.game)
         lines.append(
-            f"{s.game:<{width}}  {s.played:>6}  {s.won:>5}  {s.win_rate:>8.1%}"
+            f"{s.game if len(s.game) <= width else '':<{width}}  {s.played:>6}  {s.won:>5}  {s.win_rate:>8.1%}"
             f"  {s.current_streak:>6}  {s.best_streak:>11}"
         )
     return "\n".join(lines)

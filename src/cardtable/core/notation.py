@@ -36,6 +36,21 @@ def pile_code(state: State, pile: PileId) -> str:
     return group.code if group.count == 1 and group.kind is not Kind.TABLEAU else f"{group.code}{pile.index}"
 
 
+def with_codes(state: State, text: str) -> str:
+    """``text`` with every pile named as formats.md names it (``fan/3``) named by its code (``t3``).
+
+    The core's messages name piles as the JSON formats and the browser do; the
+    terminal, where a player types codes, says them in codes instead.
+    """
+    names = "|".join(re.escape(group.name) for group in state.spec.groups)
+
+    def code(match: re.Match[str]) -> str:
+        pile = PileId(match.group(1), int(match.group(2)))
+        return pile_code(state, pile) if state.plan.index(pile) is not None else match.group(0)
+
+    return re.sub(rf"\b({names})/(\d+)\b", code, text)
+
+
 def move_text(state: State, move: Move) -> str:
     """A move in the short notation: ``t3 f1``, ``d`` or ``redeal``."""
     if move.kind == CARD:

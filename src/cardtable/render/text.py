@@ -5,10 +5,16 @@ player sees while playing is what ``deal`` shows. Each pile line starts with the
 pile's code in the terminal notation (``t3``, ``f0``, ``w``), so the picture
 doubles as the key to what to type. Cards run bottom to top, left to right: the
 last card of a line is the one that plays.
+
+On a terminal every line fits its width: a pile too long for it goes on below,
+under its first card, and never splits a card; prose wraps between words
+(:func:`wrap`). A file or a pipe gets whole lines, one pile a line, for scripts.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Sequence
 from typing import Final
 
@@ -31,26 +37,47 @@ HEADINGS: Final = {
 }
 CELL: Final = 4  # "10♦" and a space: cards line up in columns
 CODE: Final = 7  # "  t17" and two spaces
+SYMBOLS: Final = "♣♦♥♠·"
+"""The characters beyond ASCII that a layout shows."""
 
 
 def console() -> Console:
-    """A console for layouts: colour only on a terminal, no wrapping, no guessed highlights.
+    """A console for layouts: colour only on a terminal, no guessed highlights, wrapping only on a terminal.
 
-    Rich already honours ``NO_COLOR`` and ``FORCE_COLOR``; ``soft_wrap`` keeps a
-    long fan on one line when the output goes to a pipe or a narrow window.
+    Rich already honours ``NO_COLOR`` and ``FORCE_COLOR``. On a terminal rich
+    wraps a line too long for the window between words, as the terminal itself
+    would cut it anywhere, even inside a card; a pipe or a file keeps each line
+    whole (``soft_wrap``), since the window's width means nothing there.
+
+    An output whose encoding cannot take the card symbols (``PYTHONIOENCODING=ascii``)
+    raises UnicodeEncodeError here, before anything is printed, rather than
+    halfway through a game; the ``cardtable`` command says so in one line.
     """
-    return Console(highlight=False, markup=False, soft_wrap=True)
+    out = Console(highlight=False, markup=False)
+    out.soft_wrap = not out.is_terminal
+    SYMBOLS.encode(out.encoding)
+    return out
 
 
-def layout(state: State) -> Text:
-    """The whole position: a title, each pile group in the spec's order, the score."""
-    out = Text(_title(state) + "\n")
+def fitting_width(out: Console) -> int | None:
+    """The width ``out``'s lines must fit: the terminal's, or None where rich keeps lines whole."""
+    return None if out.soft_wrap else out.width
+
+
+def layout(state: State, width: int | None = None) -> Text:
+    """The whole position: a title, each pile group in the spec's order, the score.
+
+    With a ``width``, a pile line too long for it goes on in lines of its own,
+    indented under its first card, so a card is never cut in two and the codes
+    stay alone in their column; the title and the score wrap between words.
+    """
+    out = Text(wrap(_title(state), width) + "\n")
     for group in state.spec.groups:
         out.append(HEADINGS.get(group.name, group.name.capitalize()) + "\n", style="bold")
         for index, pile in enumerate(state.group(group.name)):
-            out.append_text(_pile_line(state, group, PileId(group.name, index), pile))
+            out.append_text(_pile_line(state, group, PileId(group.name, index), pile, width))
             out.append("\n")
-    out.append(_footer(state))
+    out.append(wrap(_footer(state), width))
     return out
 
 
@@ -66,23 +93,38 @@ def _title(state: State) -> str:
     return " · ".join(parts)
 
 
-def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card]) -> Text:
+def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card], width: int | None) -> Text:
+    """The pile's code, then its cards (or its top, count or direction); a long run of cards fitted to ``width``."""
     line = Text(f"  {pile_code(state, pid)}".ljust(CODE))
     if group.kind is Kind.FOUNDATION:
         line.append_text(_cell(pile[-1] if pile else None, top=True))
         line.append(_direction(group.bases[pid.index]), style="dim")
     elif group.kind is Kind.STOCK:
-        line.append(_count(len(pile)))
+        line.append_text(Text(_count(len(pile))) if pile else _cell(None, top=True))
     elif group.kind is Kind.WASTE:
         line.append_text(_cell(pile[-1] if pile else None, top=True))
         line.append(f"({_count(len(pile))})" if pile else "", style="dim")
     elif not pile:
         line.append_text(_cell(None, top=True))
     else:
-        for position, card in enumerate(pile):
-            line.append_text(_cell(card, top=position == len(pile) - 1))
+        line.append_text(_cards(pile, width))
     line.rstrip()
     return line
+
+
+def _cards(pile: Sequence[Card], width: int | None) -> Text:
+    """Every card, bottom first; rows of as many as fit in ``width`` after the code, the later ones indented."""
+    cells = [_cell(card, top=position == len(pile) - 1) for position, card in enumerate(pile)]
+    # A row's last cell loses its space, so a row of n cells takes CODE + n * CELL - 1 columns at most.
+    per_row = len(cells) if width is None else max(1, (width - CODE + 1) // CELL)
+    out = Text()
+    for start in range(0, len(cells), per_row):
+        if start:
+            out.rstrip()
+            out.append("\n" + " " * CODE)
+        for cell in cells[start : start + per_row]:
+            out.append_text(cell)
+    return out
 
 
 def _cell(card: Card | None, *, top: bool) -> Text:
@@ -96,6 +138,32 @@ def _cell(card: Card | None, *, top: bool) -> Text:
 
 def _direction(base: int) -> str:
     return "down from K" if base == KING else "up from A"
+
+
+def wrap(text: str, width: int | None) -> str:
+    """``text`` with each of its lines wrapped between words to ``width`` columns (None: left whole).
+
+    A line of a two-column list (``  t3       the top card of t3 ...``) goes on
+    under its second column, other indented lines under their indent. Words are
+    never broken, not even at hyphens (``f0-f3``): one longer than the width (a
+    path) stands alone on its line, folded at the edge.
+    """
+    if width is None:
+        return text
+    return "\n".join(_wrapped_line(line, width) for line in text.split("\n"))
+
+
+_SECOND_COLUMN: Final = re.compile(r"^(\s+\S.*?\s{2,})(?=\S)")
+
+
+def _wrapped_line(line: str, width: int) -> str:
+    if len(line) <= width:
+        return line
+    column = _SECOND_COLUMN.match(line)
+    indent = " " * len(column.group(1) if column else line[: len(line) - len(line.lstrip())])
+    return textwrap.fill(
+        line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
 
 
 def _count(n: int) -> str:

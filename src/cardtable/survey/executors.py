@@ -25,6 +25,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
+from cardtable.interrupts import ctrl_c_ignored
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
@@ -76,7 +77,7 @@ def process_pool(workers: int) -> Iterator[Pool]:
         initializer=_start_worker,
     )
     try:
-        with _ctrl_c_for_parent_only():  # a worker still starting up must not take a Ctrl-C
+        with ctrl_c_ignored():  # a worker still starting up must not take a Ctrl-C
             for _ in range(workers):
                 pool.submit(os.getpid)  # each submit starts a worker while none is idle
     except OSError as error:
@@ -163,7 +164,7 @@ def _local_client(client_class: Any, workers: int) -> Any:
 
 
 def _start_local(client_class: Any, workers: int) -> Any:
-    with _ctrl_c_for_parent_only():
+    with ctrl_c_ignored():
         return _new_client(
             client_class,
             n_workers=workers,
@@ -192,20 +193,3 @@ def _new_client(client_class: Any, *args: Any, **kwargs: Any) -> Any:
         failure.__cause__ = failure.__context__ = None
     gc.collect()
     raise failure
-
-
-@contextmanager
-def _ctrl_c_for_parent_only() -> Iterator[None]:
-    """Processes started meanwhile ignore Ctrl-C (an ignored signal stays so across exec).
-
-    The parent alone then handles it, and closes the pool or cluster in order,
-    instead of every worker process printing its own traceback.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)

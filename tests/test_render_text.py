@@ -1,0 +1,86 @@
+"""The text layout and the prose around it, fitted to a terminal's width."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from cardtable import deal, load_game
+from cardtable.cli.play import Session
+from cardtable.core.cards import card_symbol
+from cardtable.core.move import Move
+from cardtable.render.text import CODE, fitting_width, layout, wrap
+
+HELP_WIDTHS = [80, 60, 40]
+
+
+def fits(text: str, width: int) -> bool:
+    return all(len(line) <= width for line in text.splitlines())
+
+
+@pytest.mark.parametrize("width", HELP_WIDTHS)
+def test_prose_wraps_between_words_to_the_width(width: int) -> None:
+    help_text = Session(deal(load_game("alexander-the-great-lucie"), 5)).help()
+    assert not fits(help_text, 80), "the help has lines wider than a terminal, or this test shows nothing"
+    wrapped = wrap(help_text, width)
+    assert fits(wrapped, width)
+    assert wrapped.split() == help_text.split(), "no word is cut, lost or added"
+
+
+def test_a_two_column_line_goes_on_under_its_second_column() -> None:
+    line = "  7c       that card, if it is on top, the same way (ranks A 2-10 J Q K or T, suits c d h s)"
+    first, second = wrap(line, 80).splitlines()
+    assert first.endswith("(ranks A 2-10 J Q K or T,")
+    assert second == " " * 11 + "suits c d h s)"
+
+
+def test_a_hyphenated_code_and_a_long_path_are_never_broken() -> None:
+    assert wrap("Piles: f0-f3 foundations, t0-t17 fans", 12).splitlines() == [
+        "Piles: f0-f3",
+        "foundations,",
+        "t0-t17 fans",
+    ]
+    path = "/a/very/long/path/to/a/saved/game.json"
+    assert f"{path};" in wrap(f"saved after 3 moves to {path}; resume with it", 20).splitlines()
+
+
+def test_without_a_width_nothing_is_wrapped() -> None:
+    text = "word " * 40
+    assert wrap(text, None) == text
+
+
+@pytest.mark.parametrize("width", [58, 40, 30])
+def test_a_long_reserve_goes_on_under_its_first_card_and_never_splits_one(width: int) -> None:
+    state = deal(load_game("acey-and-kingsley"), 13)
+    assert any(card_symbol(card).startswith("10") for card in state.group("reserve")[0])
+    lines = layout(state, width).plain.splitlines()
+    assert fits("\n".join(lines), width)
+    start = lines.index("Reserves") + 1
+    end = lines.index("Tableau")
+    rows = lines[start:end]
+    assert rows[0].startswith("  r0   ") and all(
+        row.startswith(" " * CODE) or row.startswith("  r1   ") for row in rows[1:]
+    )
+    first, second = ([card_symbol(card) for card in pile] for pile in state.group("reserve"))
+    assert " ".join(rows).split() == ["r0", *first, "r1", *second]
+
+
+def test_a_wide_layout_keeps_one_pile_a_line() -> None:
+    state = deal(load_game("acey-and-kingsley"), 13)
+    assert layout(state, 80).plain == layout(state).plain
+
+
+def test_an_empty_stock_shows_the_dashes_of_an_empty_pile() -> None:
+    state = deal(load_game("acey-and-kingsley"), 13)
+    assert "  s    66 cards" in layout(state).plain.splitlines()
+    while state.can_deal():
+        state.push(Move.deal())
+    assert "  s    --" in layout(state).plain.splitlines()
+
+
+def test_only_a_terminal_is_fitted_to_its_width() -> None:
+    pipe = Console(file=io.StringIO(), soft_wrap=True)
+    terminal = Console(file=io.StringIO(), width=40, force_terminal=True, soft_wrap=False)
+    assert fitting_width(pipe) is None and fitting_width(terminal) == 40
