@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -46,6 +47,15 @@ def table_at(page: Page, *, moves: int, timeout: float | None = None, **data: st
     """
     wanted = "".join(f'[data-{key}="{value}"]' for key, value in {**data, "moves": moves}.items())
     page.wait_for_selector(f"#table{wanted}", timeout=timeout)
+
+
+def until(page: Page, condition: Callable[[], bool], seconds: float = 15) -> None:
+    """Wait until ``condition`` holds (of something the test notes, such as the dialogs the page opened)."""
+    for _ in range(int(seconds * 20)):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    assert condition(), "the page never got there"
 
 
 def moves_made(page: Page) -> int:

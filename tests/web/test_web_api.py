@@ -277,6 +277,24 @@ def test_undo_redo_and_restart(client: TestClient) -> None:
     assert post(client, f"/api/plays/{play}/redo", status=409)["detail"] == "nothing to redo"
 
 
+def test_a_change_asked_from_an_old_view_is_refused_and_changes_nothing(client: TestClient) -> None:
+    """Another tab moved meanwhile: a move chosen on the old table may mean another card on the new one."""
+    view = start(client)
+    play, seen = view["id"], view["board"]
+    line = winning_line(ALEXANDER, 10)
+    moved = move(client, play, move=line[0], board=seen)
+    assert moved["board"] != seen
+    refused = move(client, play, 409, move=line[1], board=seen)
+    assert refused["detail"].startswith("the game changed in another tab or window")
+    for action in ("undo", "redo", "restart", "autoplay"):
+        answer = client.post(f"/api/plays/{play}/{action}", params={"board": seen})
+        assert answer.status_code == 409, (action, answer.text)
+    after = client.get(f"/api/plays/{play}").json()
+    assert (after["moves"], after["redo"], after["board"]) == (1, 0, moved["board"])
+    post(client, f"/api/plays/{play}/hint")  # counted on the record, but no card moved
+    assert move(client, play, move=line[1], board=moved["board"])["moves"] == 2
+
+
 def test_autoplay_moves_are_undone_with_the_move_that_set_them_off(client: TestClient) -> None:
     play = start(client)["id"]
     view = move(client, play, move={"from": "fan/5", "to": "foundation/2", "card": "QC"}, autoplay=True)

@@ -31,6 +31,7 @@ from web.browsing import (
     slot,
     table_at,
     top_card,
+    until,
 )
 from web.conftest import LiveServer
 from web.positions import ACEY_WINNING_LINE, acey_nearly_won
@@ -224,7 +225,8 @@ def test_keys_and_the_move_box(page: Page) -> None:
 
     page.once("dialog", decline)
     page.keyboard.press("n")
-    assert asked and "count as lost" in asked[0]
+    until(page, lambda: bool(asked))
+    assert "count as lost" in asked[0]
     assert page.request.get("/api/plays/current").json()["deal"] == 10
     table_at(page, moves=1, deal=10)
     page.once("dialog", lambda dialog: dialog.accept())

@@ -14,7 +14,7 @@ from typing import Final
 import pytest
 from playwright.sync_api import Dialog, Page, Request, expect
 
-from web.browsing import centre, drag, open_deal, slot, table_at, top_card
+from web.browsing import centre, drag, open_deal, slot, table_at, top_card, until
 
 ALEXANDER: Final = "alexander-the-great"
 LEAVE: Final = "Leave this game for a new one? It will count as lost in the statistics."
@@ -151,7 +151,8 @@ def test_a_game_whose_moves_were_all_taken_back_is_asked_about_too(page: Page) -
     table_at(page, moves=0, game=ALEXANDER, deal=10)
     expect(page.locator("#redo")).to_be_enabled()
     assert confirms.asked == [LEAVE]
-    page.click("#new")  # returns once the confirm is answered
+    page.click("#new")  # the page looks at the game again first, then asks
+    until(page, lambda: len(confirms.asked) == 2)
     assert confirms.asked == [LEAVE, LEAVE]
     assert _play_id(page) == play_id
     assert _status(page, play_id) == "playing"

@@ -50,6 +50,13 @@ router = APIRouter(
 
 Player = Annotated[str, Depends(player)]
 PlayId = Annotated[str, Path(pattern=PLAY_ID, description="the play's id, as POST /api/plays gave it")]
+SeenBoard = Annotated[
+    str | None,
+    Query(
+        max_length=64,
+        description="the play's board the page shows: refused (409) if the cards have moved since",
+    ),
+]
 
 
 def _plays(request: Request) -> Plays:
@@ -122,31 +129,31 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
         move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
         play.play(move, autoplay=body.autoplay)
 
-    return play_view(plays.change(who, play_id, act))
+    return play_view(plays.change(who, play_id, act, body.board))
 
 
 @router.post("/plays/{play_id}/undo", response_model=PlayView)
-def undo(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+def undo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Take back the latest move (with the autoplay moves it set off)."""
-    return play_view(plays.change(who, play_id, Play.undo))
+    return play_view(plays.change(who, play_id, Play.undo, board))
 
 
 @router.post("/plays/{play_id}/redo", response_model=PlayView)
-def redo(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+def redo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Make again what the latest undo took back."""
-    return play_view(plays.change(who, play_id, Play.redo_move))
+    return play_view(plays.change(who, play_id, Play.redo_move, board))
 
 
 @router.post("/plays/{play_id}/restart", response_model=PlayView)
-def restart(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+def restart(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Back to the deal; redo replays the moves."""
-    return play_view(plays.change(who, play_id, Play.restart))
+    return play_view(plays.change(who, play_id, Play.restart, board))
 
 
 @router.post("/plays/{play_id}/autoplay", response_model=PlayView)
-def autoplay(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
+def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Send home the cards that can safely go now (none in games where that is not provably safe)."""
-    return play_view(plays.change(who, play_id, Play.autoplay))
+    return play_view(plays.change(who, play_id, Play.autoplay, board))
 
 
 def _count_hint(play: Play) -> None:

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 
 from cardtable.core.errors import CardtableError, IllegalMoveError
 from cardtable.server.play import NothingToDoError
-from cardtable.server.plays import NotFoundError
+from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
 from cardtable.store import ConflictError
 
@@ -24,6 +24,7 @@ STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (IllegalMoveError, 409),
     (NothingToDoError, 409),
     (ConflictError, 409),
+    (StaleViewError, 409),
     (SolverBusyError, 503),
     (CardtableError, 422),  # unknown game, malformed deal or move, bad notation
 )

@@ -51,6 +51,11 @@ class MoveRequest(Strict):
     )
     text: str | None = Field(None, min_length=1, max_length=40, description="terminal notation: t3 f1")
     autoplay: bool = Field(False, description="then send home the cards that can safely go")
+    board: str | None = Field(
+        None,
+        max_length=64,
+        description="the play's board the move was chosen on: refused (409) if the cards have moved since",
+    )
 
     @model_validator(mode="after")
     def _one_form(self) -> MoveRequest:
@@ -91,6 +96,9 @@ class PlayView(BaseModel):
     deal: int | None
     status: Literal["playing", "won", "lost", "abandoned"]
     version: int = Field(description="bumped by every change: another tab can tell it is behind")
+    board: str = Field(
+        description="names where the cards are: send it with a change to have it refused if stale"
+    )
     moves: int
     redo: int
     seconds: float = Field(description="time spent playing, idle gaps capped")

@@ -8,6 +8,7 @@ taken back and redone together.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from typing import Any
 
@@ -63,6 +64,17 @@ class Play:
         if self.state.is_won():
             return "won"
         return "lost" if self.state.is_lost() else "playing"
+
+    @property
+    def board(self) -> str:
+        """A short name of the cards' places: the moves made from the deal, hashed.
+
+        A page sends it back with a change, so that a change chosen on a table
+        another tab has since changed is refused; unlike the record's version,
+        it stays the same when only a hint is counted or a line is shown.
+        """
+        line = "\n".join(move.text() for move in self.state.move_stack)
+        return hashlib.sha256(line.encode()).hexdigest()[:16]
 
     @property
     def moves(self) -> int:

@@ -20,6 +20,10 @@ class NotFoundError(CardtableError):
     """No such play, or not this player's: the two look the same from outside."""
 
 
+class StaleViewError(CardtableError):
+    """A change asked for from a view of the play that another tab or window has since changed."""
+
+
 class Plays:
     """Start, find and change plays, for one player at a time."""
 
@@ -48,10 +52,22 @@ class Plays:
         record = self.store.latest(player, game)
         return None if record is None else Play(record)
 
-    def change(self, player: str, play_id: str, action: Callable[[Play], object]) -> Play:
-        """Apply ``action`` to the play and save it, or save nothing if it raises."""
+    def change(
+        self, player: str, play_id: str, action: Callable[[Play], object], board: str | None = None
+    ) -> Play:
+        """Apply ``action`` to the play and save it, or save nothing if it raises.
+
+        With ``board``, the :attr:`Play.board` the player's page shows, a play
+        whose cards have moved since (in another tab) is refused rather than
+        changed blind: a move chosen on an old table may mean another card on
+        the new one.
+        """
         with self._lock:
             play = self.get(player, play_id)
+            if board is not None and board != play.board:
+                raise StaleViewError(
+                    "the game changed in another tab or window: here it is as it stands now; nothing was done"
+                )
             action(play)
             self.store.save(play.save_to(self.clock()))
         return play

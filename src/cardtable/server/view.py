@@ -63,6 +63,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         deal=record.deal,
         status=play.status,
         version=record.version,
+        board=play.board,
         moves=play.moves,
         redo=len(play.redo),
         seconds=round(record.seconds, 1),

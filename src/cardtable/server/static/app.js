@@ -73,6 +73,13 @@ setInterval(showFacts, 1000);
 // -- drawing a view --------------------------------------------------------
 
 function show(view, motion) {
+  if (view.status === "abandoned") {
+    // left for a new game in another tab or window: go on with that one, as a fresh visit would
+    page.view = null;
+    toast("this game was left for a new one in another tab or window", 6);
+    resume();
+    return;
+  }
   const previous = page.view;
   page.view = view;
   page.received = performance.now();
@@ -119,6 +126,7 @@ function refuse(error) {
   if (!(error instanceof ApiError)) throw error;
   toast(error.message);
   if (error.status === 409) refresh();
+  else if (error.status === 404 && page.view) resume(); // the game is gone (a new one began in another tab)
 }
 
 /** Catch up with changes made elsewhere (another tab, a restarted server). */
@@ -137,7 +145,8 @@ async function playMove(body, started) {
   if (!page.view) return false;
   stopShow();
   try {
-    const view = await post(`/api/plays/${page.view.id}/moves`, { ...body, autoplay: $("autoplay").checked });
+    const board = page.view.board; // cards moved elsewhere meanwhile: the move is refused (409)
+    const view = await post(`/api/plays/${page.view.id}/moves`, { ...body, autoplay: $("autoplay").checked, board });
     show(view, "forward");
     if (started !== undefined) {
       requestAnimationFrame(() => page.timings.push(performance.now() - started));
@@ -153,7 +162,7 @@ async function act(path, motion) {
   if (!page.view) return;
   stopShow();
   try {
-    show(await post(`/api/plays/${page.view.id}/${path}`), motion);
+    show(await post(`/api/plays/${page.view.id}/${path}?board=${page.view.board}`), motion);
   } catch (error) {
     refuse(error);
   }
@@ -169,6 +178,7 @@ function touched(v) {
 async function newGame(options = {}) {
   stopShow();
   const game = options.game || $("game").value || DEFAULT_GAME;
+  await refresh(); // another tab may have played this game since the page last saw it
   const v = page.view;
   if (v && v.game === game && touched(v) && !confirm(LEAVE)) return false;
   const body = { game };
@@ -267,6 +277,7 @@ async function showMe() {
     toast(answer.message, 8);
     return;
   }
+  await refresh(); // showing a line marked the game as helped: the page shows it at once
   toast(`${answer.message}; playing it`, 3);
   const run = { stop: false };
   page.show = run;
@@ -276,7 +287,7 @@ async function showMe() {
     if (run.stop) return;
     const body = move.kind === "card" ? { from: move.from, to: move.to, card: move.card } : move.kind === "deal" ? { deal: "stock" } : { redeal: null };
     try {
-      show(await post(`/api/plays/${page.view.id}/moves`, { move: body }), "forward");
+      show(await post(`/api/plays/${page.view.id}/moves`, { move: body, board: page.view.board }), "forward");
     } catch (error) {
       refuse(error);
       break;
