@@ -29,12 +29,18 @@ def _opened(page: Page) -> None:
     page.uncheck("#autoplay")
 
 
-def test_a_tab_behind_is_refused_and_catches_up(page: Page) -> None:
+def _behind(page: Page) -> Page:
+    """Fan deal 3 in two tabs, then a move in the first: the second tab, which has not looked since."""
     _opened(page)
     other = _second_tab(page)
     table_at(other, moves=0, game=FAN, deal=3)
     _type(page, "t6")
     table_at(page, moves=1)
+    return other
+
+
+def test_a_tab_behind_is_refused_and_catches_up(page: Page) -> None:
+    other = _behind(page)
     other.click("#hint")  # any click: the tab has not looked at the game since
     _type(other, "t9 t6")  # chosen on the old table
     expect(other.locator("#toast")).to_contain_text("the game changed in another tab or window")
@@ -43,11 +49,7 @@ def test_a_tab_behind_is_refused_and_catches_up(page: Page) -> None:
 
 
 def test_new_in_a_tab_behind_asks_before_the_game_played_elsewhere_is_lost(page: Page) -> None:
-    _opened(page)
-    other = _second_tab(page)
-    table_at(other, moves=0, game=FAN, deal=3)
-    _type(page, "t6")
-    table_at(page, moves=1)
+    other = _behind(page)
     asked: list[str] = []
 
     def answer(dialog: Dialog) -> None:
@@ -61,11 +63,7 @@ def test_new_in_a_tab_behind_asks_before_the_game_played_elsewhere_is_lost(page:
 
 
 def test_a_tab_whose_game_was_left_in_another_goes_on_with_the_new_one(page: Page) -> None:
-    _opened(page)
-    other = _second_tab(page)
-    table_at(other, moves=0, game=FAN, deal=3)
-    _type(page, "t6")
-    table_at(page, moves=1)
+    other = _behind(page)
     page.on("dialog", lambda dialog: dialog.accept())
     page.fill("#deal-number", "4")
     page.press("#deal-number", "Enter")
