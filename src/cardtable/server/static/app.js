@@ -178,7 +178,9 @@ function touched(v) {
 async function newGame(options = {}) {
   stopShow();
   const game = options.game || $("game").value || DEFAULT_GAME;
+  const shown = page.view;
   await refresh(); // another tab may have played this game since the page last saw it
+  if (shown && !page.view) return false; // it left this game for another: the page goes on with that one
   const v = page.view;
   if (v && v.game === game && touched(v) && !confirm(LEAVE)) return false;
   const body = { game };
