@@ -188,7 +188,7 @@ def test_deal_shows_lucies_redeals_left() -> None:
     blocked = run("deal", "alexander-the-great-lucie", str(LUCIE_BLOCKED_AT_START)).output
     assert blocked.splitlines()[-1].endswith("redeals left: 2 (a redeal is allowed now)")
     with_option = run("deal", "alexander-the-great-lucie(redeals=1)", "1").output
-    assert with_option.splitlines()[0].endswith("[redeals=1] · deal 1")
+    assert with_option.splitlines()[0].endswith("(La Belle Lucie form), redeals=1 · deal 1")
     assert with_option.splitlines()[-1].endswith("redeals left: 1")
 
 

@@ -68,6 +68,13 @@ def test_options(text: str, canonical: str, redeals: int, anytime: bool) -> None
     assert load_game(spec.id) == spec
 
 
+def test_a_name_tells_the_options_apart() -> None:
+    assert load_game(f"{LUCIE}(redeal_anytime=true,redeals=0)").name == (
+        "Alexander the Great (La Belle Lucie form), redeals=0, redeal_anytime=true"
+    )
+    assert load_game(f"{LUCIE}(redeals=2)").name == "Alexander the Great (La Belle Lucie form)"
+
+
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [

@@ -39,7 +39,10 @@ def load_game(game_id: str) -> GameSpec:
             raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {game_id!r}")
         changes[key] = value
     spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-    return dataclasses.replace(spec, id=canonical_id(base, spec))
+    game = canonical_id(base, spec)
+    # the name tells the variant apart wherever it is shown: a title, a row of statistics
+    name = base.name if game == base.id else f"{base.name}, {game[len(base.id) + 1 : -1].replace(',', ', ')}"
+    return dataclasses.replace(spec, id=game, name=name)
 
 
 def find_game(game_id: str) -> GameSpec | None:

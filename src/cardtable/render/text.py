@@ -82,9 +82,9 @@ def layout(state: State, width: int | None = None) -> Text:
 
 
 def _title(state: State) -> str:
-    """Name, options (which the name does not show), deal number and moves so far."""
+    """Name (with any options), deal number and moves so far."""
     spec = state.spec
-    parts = [spec.name + (f" [{spec.id[len(spec.base_id) + 1 : -1]}]" if spec.id != spec.base_id else "")]
+    parts = [spec.name]
     if state.deal_number is not None:
         parts.append(f"deal {state.deal_number}")
     moves = len(state.move_stack)
