@@ -62,23 +62,25 @@ def test_new_in_a_tab_behind_asks_before_the_game_played_elsewhere_is_lost(page:
     assert asked == ["Leave this game for a new one? It will count as lost in the statistics."]
 
 
-def test_a_tab_whose_game_was_left_in_another_goes_on_with_the_new_one(page: Page) -> None:
+def _left_behind(page: Page) -> Page:
+    """As :func:`_behind`, then the first tab leaves the game for deal 4: the second still shows the old one."""
     other = _behind(page)
     page.on("dialog", lambda dialog: dialog.accept())
     page.fill("#deal-number", "4")
     page.press("#deal-number", "Enter")
     table_at(page, moves=0, game=FAN, deal=4)
+    return other
+
+
+def test_a_tab_whose_game_was_left_in_another_goes_on_with_the_new_one(page: Page) -> None:
+    other = _left_behind(page)
     _type(other, "t6")  # on the game it shows, which was abandoned: it moves on to deal 4
     table_at(other, moves=0, game=FAN, deal=4)
     expect(other.locator("#toast")).to_contain_text("left for a new one in another tab or window")
 
 
 def test_new_in_a_tab_whose_game_was_left_does_not_throw_away_the_new_one(page: Page) -> None:
-    other = _behind(page)
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.fill("#deal-number", "4")
-    page.press("#deal-number", "Enter")
-    table_at(page, moves=0, game=FAN, deal=4)
+    other = _left_behind(page)
     _type(page, page.evaluate("window.cardtable.view.legal[0].text"))
     table_at(page, moves=1)
     other.click("#new")  # its game was left for deal 4, played since: it goes on with that, no new deal
