@@ -128,6 +128,8 @@ def test_a_random_deal_and_game_options(client: TestClient) -> None:
     view = start(client, "alexander-the-great-lucie( redeals = 0 )", None)
     assert view["game"] == "alexander-the-great-lucie(redeals=0)"
     assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] == 0
+    assert view["rules_note"].startswith("This id sets options: redeals=0 (instead of 2).")
+    assert start(client, LUCIE, 5)["rules_note"] is None
 
 
 def test_a_game_can_start_from_a_position(client: TestClient) -> None:

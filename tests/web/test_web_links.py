@@ -195,6 +195,17 @@ def test_a_card_dragged_after_a_refused_drop_follows_the_pointer(page: Page) -> 
     expect(top_card(page, "foundation/3")).to_have_attribute("data-card", "AC")
 
 
+def test_a_link_with_options_has_rules_that_say_them_first(page: Page) -> None:
+    page.goto("/?game=alexander-the-great-lucie(redeals=0)&deal=5")
+    table_at(page, moves=0, game="alexander-the-great-lucie(redeals=0)", deal=5)
+    page.click("#rules-button")
+    expect(page.locator("#rules-title")).to_have_text("Alexander the Great (La Belle Lucie form), redeals=0")
+    note = page.locator("#rules-text .rules-note")
+    expect(note).to_contain_text("This id sets options: redeals=0 (instead of 2).")
+    expect(page.locator("#rules-text > *").first).to_have_class("rules-note")
+    page.click("#rules-close")
+
+
 # -- the move box's words ----------------------------------------------------------
 
 

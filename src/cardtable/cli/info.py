@@ -25,10 +25,9 @@ import click
 
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
 from cardtable.core.errors import CardtableError, InvalidDealError, reason
-from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import RESULTS, deal_to_json, move_to_json, read_deal, read_solutions, replay
-from cardtable.games import GAMES, find_game, load_game
+from cardtable.games import GAMES, find_game, load_game, options_note
 from cardtable.interop import solvitaire
 from cardtable.render.text import console, layout
 
@@ -194,28 +193,9 @@ def rules(game: str) -> None:
     spec = load_game(game)
     title, _, rest = spec.rules.rstrip("\n").partition("\n")
     click.echo(title)
-    if spec.id != spec.base_id:
-        click.echo(f"\n{_options_note(spec)}")
+    if (note := options_note(spec)) is not None:
+        click.echo(f"\n{textwrap.fill(note, width=80)}")
     click.echo(rest)
-
-
-def _options_note(spec: GameSpec) -> str:
-    """What an id's options set, to read before the rules, which are written for the defaults."""
-    base = load_game(spec.base_id)
-    changes = ", ".join(
-        f"{key}={_option_text(getattr(spec, key))} (instead of {_option_text(getattr(base, key))})"
-        for key in base.options
-        if getattr(spec, key) != getattr(base, key)
-    )
-    return textwrap.fill(
-        f"This id sets options: {changes}. The rules below are written for the defaults;"
-        " where the two differ, the options apply.",
-        width=80,
-    )
-
-
-def _option_text(value: object) -> str:
-    return str(value).lower()
 
 
 DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")

@@ -80,4 +80,24 @@ def canonical_id(base: GameSpec, spec: GameSpec) -> str:
     return f"{base.id}({','.join(changed)})" if changed else base.id
 
 
-__all__ = ["GAMES", "canonical_id", "load_game"]
+def options_note(spec: GameSpec) -> str | None:
+    """What an id's options change, to read before its rules, which are written for the defaults.
+
+    None for a game played by its defaults. The command line and the browser both show it, so a
+    player of ``redeals=0`` is not left reading about two redeals as if they applied.
+    """
+    base = load_game(spec.base_id)
+    changes = ", ".join(
+        f"{key}={str(getattr(spec, key)).lower()} (instead of {str(getattr(base, key)).lower()})"
+        for key in base.options
+        if getattr(spec, key) != getattr(base, key)
+    )
+    if not changes:
+        return None
+    return (
+        f"This id sets options: {changes}. The rules below are written for the defaults;"
+        " where the two differ, the options apply."
+    )
+
+
+__all__ = ["GAMES", "canonical_id", "load_game", "options_note"]

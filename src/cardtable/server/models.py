@@ -93,6 +93,9 @@ class PlayView(BaseModel):
     id: str
     game: str
     name: str
+    rules_note: str | None = Field(
+        description="what the game id's options change, to show before its rules; null for the defaults"
+    )
     deal: int | None
     status: Literal["playing", "won", "lost", "abandoned"]
     version: int = Field(description="bumped by every change: another tab can tell it is behind")

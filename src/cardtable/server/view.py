@@ -11,6 +11,7 @@ from cardtable.core.move import CARD, DEAL, Move
 from cardtable.core.notation import move_text, pile_code
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
+from cardtable.games import options_note
 from cardtable.server.models import MoveView, PileView, PlayView
 from cardtable.server.play import Play
 from cardtable.solver.prune import pruner
@@ -60,6 +61,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         id=record.id,
         game=state.spec.id,
         name=state.spec.name,
+        rules_note=options_note(state.spec),
         deal=record.deal,
         status=play.status,
         version=record.version,

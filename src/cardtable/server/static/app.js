@@ -360,9 +360,18 @@ function showRules() {
   const base = page.view ? page.view.game.split("(")[0] : DEFAULT_GAME;
   const game = page.games.find((g) => g.id === base);
   if (!game) return;
-  $("rules-title").textContent = game.name;
-  $("rules-text").replaceChildren(...reflow(game.rules));
+  const note = page.view && page.view.rules_note;
+  $("rules-title").textContent = page.view ? page.view.name : game.name;
+  $("rules-text").replaceChildren(...(note ? [rulesNote(note)] : []), ...reflow(game.rules));
   $("rules").showModal();
+}
+
+/** What the game's options change, set apart above rules written for the defaults. */
+function rulesNote(text) {
+  const el = document.createElement("p");
+  el.className = "rules-note";
+  el.textContent = text;
+  return el;
 }
 
 /** The rules' plain text (wrapped for a terminal) as paragraphs and lists that wrap to the dialog. */
