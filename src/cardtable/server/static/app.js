@@ -442,9 +442,13 @@ function key(e) {
     if (e.key === "/") {
       e.preventDefault();
       $("command").focus();
-    } else if (KEYS[e.key] && page.view) {
-      e.preventDefault();
-      KEYS[e.key]();
+    } else {
+      // a letter means the same with Shift or Caps Lock on; "?" is itself a shifted key
+      const action = KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+      if (action && page.view) {
+        e.preventDefault();
+        action();
+      }
     }
   }
 }
