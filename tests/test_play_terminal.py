@@ -35,6 +35,7 @@ from test_play import BYE, nearly_won_fan
 
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b[=>]")
 LIVE_LINE = "solving for a hint"
+UNTIL_IT_CLOSES = re.compile(rb"(?!)")  # matches nothing, not even at the start: read until the end
 """The hint's live line, drawn by rich's status display: not a line of the session."""
 
 
@@ -103,7 +104,16 @@ def converse(columns: int, args: list[str], lines: list[str]) -> tuple[list[str]
     for line in lines:
         os.write(terminal, line.encode() + b"\r")
         shown += read_until(terminal, re.compile(rb"\n[^\n]*> "))
-    shown += read_until(terminal, re.compile(rb"\Z\A"), seconds=1)  # the rest, until it closes
+    shown += read_until(terminal, UNTIL_IT_CLOSES, seconds=1)  # the rest
+    code = exit_code(pid)
+    os.close(terminal)
+    return screen_lines(shown), code
+
+
+def shown_on_a_terminal(columns: int, args: list[str]) -> tuple[list[str], int]:
+    """What a command that asks nothing shows on a terminal ``columns`` wide, and its exit code."""
+    pid, terminal = on_a_terminal(columns, *args)
+    shown = read_until(terminal, UNTIL_IT_CLOSES)
     code = exit_code(pid)
     os.close(terminal)
     return screen_lines(shown), code
@@ -137,8 +147,12 @@ def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
         assert phrase in said, phrase
 
 
-def test_acey_reserves_wrap_between_cards_on_a_narrow_terminal() -> None:
-    lines, code = converse(40, ["play", "acey-and-kingsley", "13", "--no-stats"], ["q"])
+@pytest.mark.parametrize(
+    ("args", "typed"),
+    [(["play", "acey-and-kingsley", "13", "--no-stats"], ["q"]), (["deal", "acey-and-kingsley", "13"], [])],
+)
+def test_acey_reserves_wrap_between_cards_on_a_narrow_terminal(args: list[str], typed: list[str]) -> None:
+    lines, code = converse(40, args, typed) if typed else shown_on_a_terminal(40, args)
     assert code == 0
     assert not [line for line in lines if len(line) > 40]
     start = lines.index("Reserves") + 1

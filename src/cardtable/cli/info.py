@@ -29,7 +29,7 @@ from cardtable.core.state import State
 from cardtable.formats import RESULTS, deal_to_json, move_to_json, read_deal, read_solutions, replay
 from cardtable.games import GAMES, find_game, load_game, options_note
 from cardtable.interop import solvitaire
-from cardtable.render.text import console, layout
+from cardtable.render.text import console, fitting_width, layout
 
 STDIN: Final = "-"
 GZIP_MAGIC: Final = b"\x1f\x8b"
@@ -233,7 +233,8 @@ def deal_command(game: str, number: str, fmt: str | None, as_json: bool) -> None
     elif fmt is not None:
         click.echo(_solvitaire_text(state, fmt))
     else:
-        console().print(layout(state))
+        out = console()
+        out.print(layout(state, fitting_width(out)))
 
 
 def _solvitaire_text(state: State, fmt: str) -> str:
