@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from cardtable import CardtableError
-from cardtable.cli.info import read_text
+from cardtable.cli.info import text_pieces
 from cardtable.solver.search import Status
 from cardtable.survey.stats import winnability
 from cardtable.survey.task import VERDICTS
@@ -74,7 +74,7 @@ def verdicts(path: Path) -> tuple[Verdicts, set[str]]:
     none of the kinds: text in which no line gives a deal and its verdict, and
     no note names the benchmark that made it.
     """
-    text = read_text(str(path)).splitlines()
+    text = "".join(text_pieces(str(path))).splitlines()  # a survey's files outgrow what read_text allows
     lines = [line for line in text if line.strip() and not line.startswith("#")]
     if lines and lines[0].startswith("deal,"):
         rows = list(csv.DictReader(lines))

@@ -6,6 +6,7 @@ code 2 (1 for a solution that fails its check), never a traceback.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -20,9 +21,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cardtable import Move, State, deal, load_game
+from cardtable.cli import info
 from cardtable.cli.main import main
 from cardtable.core.cards import card_symbol
-from cardtable.formats import Solution, deal_to_dict, move_from_dict, move_to_json, read_deal
+from cardtable.formats import Solution, deal_to_dict, deal_to_json, move_from_dict, move_to_json, read_deal
 
 GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsley", "fan")
 LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
@@ -506,6 +508,21 @@ def test_a_malformed_solution_among_several_is_named_with_its_line(tmp_path: Pat
     assert_fails(run("check", path), 2, f"{path!r}: solution 2 (line 3): 'result' must be one of")
     assert_fails(run("check", write(tmp_path, f"{good}\n{{\n")), 2, "malformed solution json at line 3")
     assert_fails(run("check", "-", input=" \n"), 2, "standard input: no solution in it: it is empty")
+
+
+def test_check_reads_gzip_from_standard_input_and_refuses_what_cannot_be_a_solution(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    both = f"{solution_json(start, first_moves(start.copy(), 4))}\n{solution_json(nearly_won(), WINNING_MOVES, 'won')}\n"
+    packed = CliRunner().invoke(main, ["check", "-"], input=gzip.compress(both.encode()))
+    assert packed.exit_code == 0 and packed.output == "ok 2 solutions (1 won, 1 unknown), 6 moves\n"
+    endless = run("check", "/dev/zero")  # read a piece at a time: refused at its first character
+    assert_fails(endless, 2, "'/dev/zero': malformed solution json at line 1 column 1: expecting value")
+
+
+def test_a_deal_file_longer_than_any_deal_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(info, "MAX_VALUE", 100)
+    path = write(tmp_path, deal_to_json(deal(load_game("fan"), 1)))
+    assert_fails(run("solve", path), 2, f"cannot read {path!r}: longer than")
 
 
 @pytest.mark.parametrize(

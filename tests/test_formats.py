@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
-from typing import Any
+import random
+from collections.abc import Iterator
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from cardtable import (
     InvalidDealError,
@@ -16,6 +20,7 @@ from cardtable import (
     Move,
     State,
     deal,
+    formats,
     load_game,
 )
 from cardtable.formats import (
@@ -25,14 +30,17 @@ from cardtable.formats import (
     deal_to_dict,
     deal_to_json,
     excerpt,
+    json_values,
     move_from_dict,
     move_to_dict,
     move_to_json,
     read_deal,
     read_saved_game,
     read_solution,
+    read_solutions,
     record_kind,
     replay,
+    solutions_in,
 )
 from helpers import (
     ACEY,
@@ -688,6 +696,78 @@ def test_bad_solutions(change: Any, message: str) -> None:
     with pytest.raises(InvalidSolutionError) as caught:
         read_solution(json.dumps(obj))
     assert message in str(caught.value)
+
+
+# -- reading a text a piece at a time ------------------------------------------------
+
+THREE_SOLUTIONS: Final = "\n".join(
+    [
+        json.dumps(_solution().to_dict()),
+        json.dumps(_solution(FAN, 3).to_dict(), indent=2),  # one over many lines
+        "  " + json.dumps({**_solution(FAN, 3).to_dict(), "result": "unknown"}) + "   ",
+    ]
+)
+
+
+def _pieces(text: str, cuts: list[int]) -> list[str]:
+    """``text`` cut at each of ``cuts``."""
+    edges = [0, *sorted(cuts), len(text)]
+    return [text[a:b] for a, b in itertools.pairwise(edges)]
+
+
+@given(st.lists(st.integers(0, len(THREE_SOLUTIONS)), max_size=40))
+def test_a_text_cut_anywhere_reads_as_the_whole(cuts: list[int]) -> None:
+    whole = list(json_values([THREE_SOLUTIONS], "solution", InvalidSolutionError))
+    assert [line for _, line in whole] == [1, 2, THREE_SOLUTIONS.count("\n") + 1]
+    pieces = _pieces(THREE_SOLUTIONS, cuts)
+    assert list(json_values(pieces, "solution", InvalidSolutionError)) == whole
+    assert list(solutions_in(pieces)) == read_solutions(THREE_SOLUTIONS)
+
+
+def test_a_text_a_character_at_a_time_reads_as_the_whole() -> None:
+    assert list(solutions_in(iter(THREE_SOLUTIONS))) == read_solutions(THREE_SOLUTIONS)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_mistake_is_found_at_its_line_however_the_text_is_cut(seed: int) -> None:
+    text = THREE_SOLUTIONS.replace('"result": "unknown"', '"result": unknown')
+    line = text.count("\n") + 1
+    rng = random.Random(seed)
+    pieces = _pieces(text, [rng.randrange(len(text)) for _ in range(20)])
+    with pytest.raises(InvalidSolutionError, match=f"malformed solution json at line {line} column "):
+        list(solutions_in(pieces))
+
+
+def test_what_cannot_begin_a_value_is_refused_without_reading_on() -> None:
+    def zeros() -> Iterator[str]:  # like /dev/zero: never ends
+        while True:
+            yield "\0" * 1000
+
+    with pytest.raises(
+        InvalidSolutionError, match="malformed solution json at line 1 column 1: expecting value"
+    ):
+        next(solutions_in(zeros()))
+
+
+def test_a_value_longer_than_any_can_be_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(formats, "MAX_VALUE", 1000)
+
+    def endless() -> Iterator[str]:
+        yield '{"moves": ['
+        while True:
+            yield '{"deal": "stock"},\n'
+
+    with pytest.raises(InvalidSolutionError, match="a solution at line 1 runs past"):
+        next(solutions_in(endless()))
+
+
+def test_a_lone_solution_is_named_as_one_and_several_by_number() -> None:
+    bad = THREE_SOLUTIONS.replace('"result": "unknown"', '"result": "maybe"')
+    with pytest.raises(InvalidSolutionError, match=r"^solution 3 \(line \d+\): 'result' must be"):
+        list(solutions_in([bad]))
+    lone = bad.rpartition("\n")[2]
+    with pytest.raises(InvalidSolutionError, match=r"^'result' must be"):
+        list(solutions_in([lone]))
 
 
 def test_replay_reports_the_first_illegal_move() -> None:

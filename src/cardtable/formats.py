@@ -10,9 +10,10 @@ own: a solution's shape without a verdict.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -257,32 +258,100 @@ def read_solutions(text: str) -> list[Solution]:
     several, a problem names the solution and the line it starts on, since a
     checker of thousands must say which one failed.
     """
-    found = _json_values(text, "solution", InvalidSolutionError)
-    if len(found) == 1:
-        return [_solution_from(found[0][0])]
-    solutions = []
-    for number, (obj, line) in enumerate(found, 1):
+    return list(solutions_in([text]))
+
+
+def solutions_in(pieces: Iterable[str]) -> Iterator[Solution]:
+    """The solutions of a text given a piece at a time (see :func:`json_values`), each as soon as it is read.
+
+    A survey of a million deals writes gigabytes of solutions: a checker reads
+    them this way, holding one at a time. Named as :func:`read_solutions` names
+    them, which needs one solution read ahead to know whether there are several.
+    """
+    values = json_values(pieces, "solution", InvalidSolutionError)
+    first = next(values)
+    second = next(values, None)
+    if second is None:
+        yield _solution_from(first[0])
+        return
+    for number, (obj, line) in enumerate(itertools.chain((first, second), values), 1):
         try:
-            solutions.append(_solution_from(obj))
+            solution = _solution_from(obj)
         except InvalidSolutionError as problem:
             raise InvalidSolutionError(f"solution {number} (line {line}): {problem}") from None
-    return solutions
+        yield solution
 
 
-def _json_values(text: str, what: str, error: type[CardtableError]) -> list[tuple[Any, int]]:
-    """The JSON values of a text, one after another with white space between, each with the line it starts on."""
-    decoder, values = json.JSONDecoder(), []
-    at, line, counted = _after_space(text, 0), 1, 0
-    while at < len(text):
-        line += text.count("\n", counted, at)  # counted once: a survey's solutions run to megabytes
-        counted = at
-        with _reading_json(what, error):
-            obj, at = decoder.raw_decode(text, at)
-        values.append((obj, line))
+_VALUE_STARTS: Final = frozenset('{["-0123456789tfn')
+
+MAX_VALUE: Final = 64 * 2**20
+"""The most characters one JSON value may take: far more than any deal, solution or save
+(a solution of Acey and Kingsley takes about 11 KB), and a bound on what a reader holds."""
+
+
+def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -> Iterator[tuple[Any, int]]:
+    """The JSON values of a text given a piece at a time, with white space between, each with its line.
+
+    Only the value being read is held, never the whole text. A piece may end
+    anywhere, even inside a string: a value that fails to parse counts as cut
+    short, and more is read, unless a line break follows the point of failure,
+    since no JSON token spans one. A value is tried again only once its text
+    has doubled, so a large value pretty-printed over many pieces costs linear
+    time. ``error`` says what is wrong, with the line of the whole text.
+    """
+    decoder, source = json.JSONDecoder(), iter(pieces)
+    text, at, line = "", 0, 1  # ``text`` starts at the start of line ``line``; the next value at ``at``
+    tried, ended, found = 0, False, False
+    while True:
         at = _after_space(text, at)
-    if not values:
+        cut = text.rfind("\n", 0, at) + 1  # forget what is read, keeping whole lines
+        line, text, at = line + text.count("\n", 0, cut), text[cut:], at - cut
+        if at == len(text) and ended:
+            break
+        if at < len(text) and (ended or len(text) - at >= 2 * tried):
+            value = _decoded(decoder, text, at, ended, line, what, error)
+            if value is not None:
+                obj, end = value
+                yield obj, line + text.count("\n", 0, at)
+                at, tried, found = end, 0, True
+                continue
+            tried = len(text) - at
+        if len(text) - at > MAX_VALUE:
+            raise error(
+                f"a {what} at line {line} runs past {MAX_VALUE // 2**20} MiB: far more than one can be"
+            )
+        piece = next(source, None)
+        ended = piece is None
+        text += piece or ""
+    if not found:
         raise error(f"no {what} in it: it is empty")
-    return values
+
+
+def _decoded(
+    decoder: json.JSONDecoder,
+    text: str,
+    at: int,
+    ended: bool,
+    line: int,
+    what: str,
+    error: type[CardtableError],
+) -> tuple[Any, int] | None:
+    """The value at ``at`` and where it ends; None if the text may just be cut short; ``error`` if it is wrong."""
+    try:
+        obj, end = decoder.raw_decode(text, at)
+    except json.JSONDecodeError as problem:
+        cut_short = problem.pos > at or text[at] in _VALUE_STARTS  # not, if nothing could begin a value here
+        if cut_short and not ended and text.find("\n", problem.pos) == -1:
+            return None
+        raise error(
+            f"malformed {what} json at line {line + problem.lineno - 1} column {problem.colno}: {problem.msg.lower()}"
+        ) from None
+    except RecursionError:
+        raise error(f"malformed {what} json: nested too deeply") from None
+    # a number or a word at the very end may go on in the next piece; a closed object or list cannot
+    if not ended and end == len(text) and text[end - 1] not in "]}":
+        return None
+    return obj, end
 
 
 _NOT_JSON_SPACE: Final = re.compile(r"[^ \t\n\r]")

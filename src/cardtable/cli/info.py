@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import itertools
 import os
 import stat
 import tempfile
@@ -26,7 +27,16 @@ import click
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
 from cardtable.core.errors import CardtableError, InvalidDealError, reason
 from cardtable.core.state import State
-from cardtable.formats import RESULTS, deal_to_json, move_to_json, read_deal, read_solutions, replay
+from cardtable.formats import (
+    MAX_VALUE,
+    RESULTS,
+    Solution,
+    deal_to_json,
+    move_to_json,
+    read_deal,
+    replay,
+    solutions_in,
+)
 from cardtable.games import GAMES, find_game, load_game, options_note
 from cardtable.interop import solvitaire
 from cardtable.render.text import console, fitting_width, layout
@@ -62,27 +72,58 @@ def numbered_deal(game: str, number: str) -> State:
     return deal(load_game(game), parse_deal_number(number))
 
 
+PIECE: Final = 2**20
+"""Characters read at a time: files of solutions run to gigabytes, and are never read whole."""
+
+
 def read_text(path: str) -> str:
     """The text of a file, or of standard input for ``-``; InputFileError if unreadable.
+
+    For a deal, a position or a save, which are small: a text longer than any
+    of them can be (``/dev/zero``, say) is refused once that much is read.
+    """
+    pieces, size = [], 0
+    for piece in text_pieces(path):
+        pieces.append(piece)
+        size += len(piece)
+        if size > MAX_VALUE:
+            raise InputFileError(
+                f"cannot read {path!r}: longer than {MAX_VALUE // 2**20} MiB, far more than it can be"
+            )
+    return "".join(pieces)
+
+
+def text_pieces(path: str) -> Iterator[str]:
+    """The text of a file, or of standard input for ``-``, a piece at a time; InputFileError if unreadable.
 
     A gzip-compressed file is read as the text it holds, whatever its name, so
     a large file of solutions can be kept compressed and checked as it is.
     """
     try:
-        if path == STDIN:
-            data = click.get_binary_stream("stdin").read()
-        else:
-            with open(path, "rb") as file:
-                data = file.read()
-        if data.startswith(GZIP_MAGIC):
-            data = gzip.decompress(data)
-        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+        with _opened(path) as raw:
+            compressed = raw.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
+            with io.TextIOWrapper(
+                gzip.GzipFile(fileobj=raw) if compressed else raw, encoding="utf-8"
+            ) as text:
+                while piece := text.read(PIECE):
+                    yield piece
     except UnicodeDecodeError:
         raise InputFileError(f"cannot read {path!r}: not UTF-8 text") from None
     except (EOFError, gzip.BadGzipFile, zlib.error):
         raise InputFileError(f"cannot read {path!r}: a damaged or incomplete gzip file") from None
     except OSError as problem:
         raise InputFileError(f"cannot read {path!r}: {_reason(problem, path)}") from None
+
+
+@contextmanager
+def _opened(path: str) -> Iterator[io.BufferedReader]:
+    """The file's bytes, buffered so that its first bytes can be looked at; standard input is left open."""
+    if path != STDIN:
+        with open(path, "rb") as file:
+            yield file
+        return
+    stdin = click.get_binary_stream("stdin")
+    yield stdin if isinstance(stdin, io.BufferedReader) else io.BufferedReader(stdin)  # type: ignore[arg-type]
 
 
 def _reason(problem: OSError, path: str) -> str:
@@ -103,8 +144,11 @@ def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:
     try:
         return parse(text)
     except CardtableError as problem:
-        where = "standard input" if path == STDIN else repr(path)
-        raise type(problem)(f"{where}: {problem}{_picture_hint(text)}") from None
+        raise type(problem)(f"{_where(path)}: {problem}{_picture_hint(text)}") from None
+
+
+def _where(path: str) -> str:
+    return "standard input" if path == STDIN else repr(path)
 
 
 @contextmanager
@@ -272,16 +316,18 @@ def check(file: str) -> None:
     Lines of 'cardtable solve --json' on several deals: then each one that
     fails gets its own 'not ok' line, naming it, and a last line sums up.
     """
-    solutions = read_file(file, read_solutions)
-    if len(solutions) == 1:
-        result = replay(solutions[0])
+    solutions = _named_errors(file, solutions_in(text_pieces(file)))
+    first = next(solutions)
+    second = next(solutions, None)
+    if second is None:
+        result = replay(first)
         if result.problem is not None:
             click.echo(f"not ok: {result.problem}")
             click.get_current_context().exit(1)
         click.echo(f"ok {result.legal_moves} moves")
         return
     failed, moves, results = 0, 0, Counter[str]()
-    for number, solution in enumerate(solutions, 1):
+    for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
         result = replay(solution)
         if result.problem is not None:
             failed += 1
@@ -289,11 +335,22 @@ def check(file: str) -> None:
         else:
             moves += result.legal_moves
             results[solution.result] += 1
+    total = failed + sum(results.values())
     if failed:
-        click.echo(f"not ok: {failed} of {len(solutions)} solutions")
+        click.echo(f"not ok: {failed} of {total} solutions")
         click.get_current_context().exit(1)
     verdicts = ", ".join(f"{results[verdict]} {verdict}" for verdict in RESULTS if results[verdict])
-    click.echo(f"ok {len(solutions)} solutions ({verdicts}), {moves} moves")
+    click.echo(f"ok {total} solutions ({verdicts}), {moves} moves")
+
+
+def _named_errors(path: str, solutions: Iterator[Solution]) -> Iterator[Solution]:
+    """``solutions`` read from ``path``, a mistake in them told with the file's name, as :func:`read_file` tells it."""
+    try:
+        yield from solutions
+    except CardtableError as problem:
+        if isinstance(problem, InputFileError):
+            raise
+        raise type(problem)(f"{_where(path)}: {problem}") from None
 
 
 def position_label(state: State) -> str:
