@@ -300,26 +300,37 @@ def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -
     time. ``error`` says what is wrong, with the line of the whole text.
     """
     decoder, source = json.JSONDecoder(), iter(pieces)
-    text, at, line = "", 0, 1  # ``text`` starts at the start of line ``line``; the next value at ``at``
+    text, at = "", 0  # what is held, from the start of a line on; where the next value starts
+    counted, line = 0, 1  # the line at ``counted``, a point in ``text`` not after ``at``
     tried, ended, found = 0, False, False
     while True:
         at = _after_space(text, at)
-        cut = text.rfind("\n", 0, at) + 1  # forget what is read, keeping whole lines
-        line, text, at = line + text.count("\n", 0, cut), text[cut:], at - cut
         if at == len(text) and ended:
             break
         if at < len(text) and (ended or len(text) - at >= 2 * tried):
-            value = _decoded(decoder, text, at, ended, line, what, error)
+            try:
+                value = _decoded(decoder, text, at, ended)
+            except json.JSONDecodeError as problem:
+                first = line - text.count("\n", 0, counted)  # the line ``text`` starts on
+                where = f"line {first + problem.lineno - 1} column {problem.colno}"
+                raise error(f"malformed {what} json at {where}: {problem.msg.lower()}") from None
+            except RecursionError:
+                raise error(f"malformed {what} json: nested too deeply") from None
             if value is not None:
-                obj, end = value
-                yield obj, line + text.count("\n", 0, at)
-                at, tried, found = end, 0, True
+                line, counted = line + text.count("\n", counted, at), at
+                yield value[0], line
+                at, tried, found = value[1], 0, True
                 continue
             tried = len(text) - at
         if len(text) - at > MAX_VALUE:
+            line, counted = line + text.count("\n", counted, at), at
             raise error(
                 f"a {what} at line {line} runs past {MAX_VALUE // 2**20} MiB: far more than one can be"
             )
+        cut = text.rfind("\n", 0, at) + 1  # before reading on, forget the whole lines read
+        if cut > counted:
+            line, counted = line + text.count("\n", counted, cut), cut
+        text, at, counted = text[cut:], at - cut, counted - cut
         piece = next(source, None)
         ended = piece is None
         text += piece or ""
@@ -327,27 +338,18 @@ def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -
         raise error(f"no {what} in it: it is empty")
 
 
-def _decoded(
-    decoder: json.JSONDecoder,
-    text: str,
-    at: int,
-    ended: bool,
-    line: int,
-    what: str,
-    error: type[CardtableError],
-) -> tuple[Any, int] | None:
-    """The value at ``at`` and where it ends; None if the text may just be cut short; ``error`` if it is wrong."""
+def _decoded(decoder: json.JSONDecoder, text: str, at: int, ended: bool) -> tuple[Any, int] | None:
+    """The value at ``at`` and where it ends, or None if the text may just be cut short.
+
+    JSONDecodeError if it is wrong whatever follows.
+    """
     try:
         obj, end = decoder.raw_decode(text, at)
     except json.JSONDecodeError as problem:
         cut_short = problem.pos > at or text[at] in _VALUE_STARTS  # not, if nothing could begin a value here
         if cut_short and not ended and text.find("\n", problem.pos) == -1:
             return None
-        raise error(
-            f"malformed {what} json at line {line + problem.lineno - 1} column {problem.colno}: {problem.msg.lower()}"
-        ) from None
-    except RecursionError:
-        raise error(f"malformed {what} json: nested too deeply") from None
+        raise
     # a number or a word at the very end may go on in the next piece; a closed object or list cannot
     if not ended and end == len(text) and text[end - 1] not in "]}":
         return None
