@@ -53,7 +53,7 @@ class InputFileError(CardtableError, OSError):
 
 
 class OptionConflictError(CardtableError, ValueError):
-    """Command-line options that ask for two different things at once."""
+    """Command-line options or arguments that cannot go together."""
 
 
 # -- turning arguments into positions -----------------------------------------
@@ -102,11 +102,12 @@ def text_pieces(path: str) -> Iterator[str]:
     try:
         with _opened(path) as raw:
             compressed = raw.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
-            with io.TextIOWrapper(
-                gzip.GzipFile(fileobj=raw) if compressed else raw, encoding="utf-8"
-            ) as text:
+            text = io.TextIOWrapper(gzip.GzipFile(fileobj=raw) if compressed else raw, encoding="utf-8")
+            try:
                 while piece := text.read(PIECE):
                     yield piece
+            finally:
+                text.detach()  # closing it would close standard input, which 'solve - -' reads twice
     except UnicodeDecodeError:
         raise InputFileError(f"cannot read {path!r}: not UTF-8 text") from None
     except (EOFError, gzip.BadGzipFile, zlib.error):

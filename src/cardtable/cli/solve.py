@@ -17,7 +17,15 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position, position_label, read_file
+from cardtable.cli.info import (
+    NUMBER_ARGS,
+    STDIN,
+    OptionConflictError,
+    numbered_deal,
+    position,
+    position_label,
+    read_file,
+)
 from cardtable.cli.options import Seconds
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
@@ -59,6 +67,8 @@ def positions(sources: tuple[str, ...]) -> list[State]:
     """
     if len(sources) == 2 and not os_path.exists(sources[0]) and _names_a_deal(*sources):
         return [numbered_deal(sources[0], sources[1])]
+    if sources.count(STDIN) > 1:
+        raise OptionConflictError("'-' is given more than once: standard input can be read only once")
     return [read_file(source, read_deal) for source in sources]
 
 
