@@ -23,7 +23,7 @@ from click.testing import CliRunner, Result
 from cardtable import Move, State, deal, load_game
 from cardtable.cli import info
 from cardtable.cli.main import main
-from cardtable.core.cards import card_symbol
+from cardtable.core.cards import card_names, card_symbol
 from cardtable.formats import Solution, deal_to_dict, deal_to_json, move_from_dict, move_to_json, read_deal
 
 GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsley", "fan")
@@ -259,9 +259,13 @@ def test_moves_reads_a_deal_file_and_standard_input(tmp_path: Path) -> None:
     assert set(from_file.output.splitlines()) == legal_lines(state)
 
 
-def test_moves_prints_an_allowed_redeal_as_null() -> None:
+def test_moves_prints_an_allowed_redeal_with_the_fans_it_makes() -> None:
+    state = deal(load_game("alexander-the-great-lucie"), LUCIE_BLOCKED_AT_START)
     result = run("moves", "alexander-the-great-lucie", str(LUCIE_BLOCKED_AT_START))
-    assert result.output == '{"redeal": null}\n'
+    fans = [card_names(fan) for fan in state.redeal_fans()]
+    assert len(fans) == 18 and json.loads(result.output) == {"redeal": fans}
+    state.push(move_from_dict(json.loads(result.output)))  # the move as printed is the redeal
+    assert [card_names(fan) for fan in state.group("fan")] == fans
 
 
 def test_moves_of_a_won_position_is_empty(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ import click
 
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
 from cardtable.core.errors import CardtableError, InvalidDealError, reason
+from cardtable.core.move import REDEAL, Move
 from cardtable.core.state import State
 from cardtable.formats import (
     MAX_VALUE,
@@ -296,10 +297,16 @@ def moves(source: str, number: str | None) -> None:
     With one argument, the position is the deal file FILE ('-' reads standard
     input); with two, it is deal N of GAME. Lines are sorted as byte strings,
     like 'LC_ALL=C sort', so the output can be compared with other tools'. An
-    allowed redeal prints {"redeal": null}; a won or lost position prints nothing.
+    allowed redeal prints the fans it makes; a won or lost position prints nothing.
     """
-    for line in sorted_lines([move_to_json(move) for move in position(source, number).legal_moves]):
+    state = position(source, number)
+    for line in sorted_lines([move_to_json(_as_written(state, move)) for move in state.legal_moves]):
         click.echo(line)
+
+
+def _as_written(state: State, move: Move) -> Move:
+    """``move`` as formats.md writes it: a redeal with the fans it makes, which the deal's seed fixes."""
+    return Move.redeal(state.redeal_fans()) if move.kind == REDEAL else move
 
 
 @click.command()
