@@ -1,4 +1,4 @@
-"""The README and the docs point only at what exists: every relative link and every file they name."""
+"""The README and the docs point only at what exists (every relative link, every file they name) and show what is."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+
+from cardtable import deal, load_game
+from cardtable.render.text import layout
 
 ROOT = Path(__file__).parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -27,3 +30,14 @@ def test_every_file_named_in_the_text_exists(page: Path) -> None:
     placeholders = re.compile(r"\*|[A-Z]{3,}")  # benchmarks/results/acey-*, docs/winnability-GAME.png
     missing = sorted(n for n in named if not placeholders.search(n) and not (ROOT / n).exists())
     assert not missing, f"{page.name} names files that are not there: {missing}"
+
+
+def test_the_terminal_guides_layout_is_the_deal_it_names() -> None:
+    text = (ROOT / "docs" / "terminal.md").read_text(encoding="utf-8")
+    block = text.split("## Reading the layout", 1)[1].split("```")[1].strip("\n").splitlines()
+    title = re.fullmatch(r"Alexander the Great · deal (\d+)", block[0])
+    assert title is not None, block[0]
+    shown = layout(deal(load_game("alexander-the-great"), int(title[1]))).plain.splitlines()
+    assert [line for line in block if line.strip() != "..."] == [line for line in shown if line in block], (
+        "the guide's lines are the deal's, in its order"
+    )

@@ -513,7 +513,7 @@ def test_quit_asks_once_before_losing_moves_and_any_other_line_resets_it() -> No
     first = game.handle("quit")
     assert not first.quit
     assert first.message == (
-        "Not saved: 1 move. Save them with save [FILE], or type quit again to leave without them."
+        "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving."
     )
     assert not game.handle("help").quit and not game.handle("q").quit  # asked afresh
     assert game.handle("q").quit

@@ -141,7 +141,7 @@ def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
         "(ranks A 2-10 J Q K or T, suits c d h s)",
         "play t12 f3 (A♥): the game can still be won in 83 moves",
         "not a move: 'xyz' (try 't3 f1', 't3', a card like '7c', 'd' or 'redeal'; 'help' lists all)",
-        "Not saved: 1 move. Save them with save [FILE], or type quit again to leave without them.",
+        "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving.",
         "Bye. Play this deal again with: cardtable play alexander-the-great-lucie 5",
     ):
         assert phrase in said, phrase
@@ -257,11 +257,11 @@ def test_a_deal_file_without_a_number_is_played_again_from_the_file(tmp_path: Pa
 def test_not_saved_counts_the_moves_since_the_save(tmp_path: Path) -> None:
     save = str(tmp_path / "fan.json")
     result = play("fan", "1", "--no-stats", lines=["t10 f0", f"save {save}", "t1 t6", "q", "q"])
-    assert "Not saved: 1 move. Save them" in result.output
+    assert "Not saved: 1 move. Type save [FILE]" in result.output
     resumed = play(save, "--no-stats", lines=["t1 t6", "q", "q"])  # the save's move is not counted
-    assert "Not saved: 1 move. Save them" in resumed.output
+    assert "Not saved: 1 move. Type save [FILE]" in resumed.output
     taken_back = play(save, "--no-stats", lines=["u", "q", "q"])
-    assert "Not saved: 1 move taken back. Save them" in taken_back.output
+    assert "Not saved: 1 move taken back. Type save [FILE]" in taken_back.output
 
 
 def test_save_expands_the_home_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -365,7 +365,7 @@ def test_a_full_table_drops_the_sweep_and_the_search_goes_on() -> None:
     # until their own budget, not the table, stops them.
     result = solve(deal(load_game(ACEY), 13), Limit(states=600_000, table=150_000))
     assert result.status == "unknown"
-    assert result.reason == "searched 600000 positions"
+    assert result.reason == "searched 600,000 positions"
 
 
 def test_a_search_lets_its_sweep_go_at_once_when_it_ends() -> None:

@@ -392,7 +392,7 @@ def test_a_budget_says_when_to_look_again_without_passing_its_positions() -> Non
     budget = _Budget(Limit(states=1000))
     assert budget.check(0, 0) == CHECK_EVERY
     assert budget.check(990, 0) == 11  # the next look comes at position 1001, one over
-    with pytest.raises(_BudgetExceeded, match="searched 1000 positions"):
+    with pytest.raises(_BudgetExceeded, match="searched 1,000 positions"):
         budget.check(1001, 0)
 
 

@@ -28,6 +28,7 @@ from cardtable.core.errors import (
     InvalidSolutionError,
 )
 from cardtable.core.move import CARD, DEAL, Move, PileId
+from cardtable.core.notation import plural
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.core.validate import check_position
@@ -436,7 +437,9 @@ def replay(solution: Solution) -> Replay:
     if solution.result == "won" and not won:
         left = state.spec.deck_size - state.on_foundations()
         return Replay(
-            len(solution.moves), f"the moves end without a win ({left} cards off the foundations)", state
+            len(solution.moves),
+            f"the moves end without a win ({plural(left, 'card')} off the foundations)",
+            state,
         )
     if solution.result != "won" and won:
         return Replay(

@@ -26,13 +26,13 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_file, replaced
-from cardtable.cli.solve import hint_text, plural, watched_solve
+from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
 from cardtable.core.errors import CardtableError, InvalidSaveError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
-from cardtable.core.notation import move_text, parse_move, pile_code, with_codes
+from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
 from cardtable.core.state import State
 from cardtable.formats import (
     SavedGame,
@@ -259,7 +259,7 @@ class Session:
         if self.unsaved and not confirmed:
             self._quit_asked = True
             return Reply(
-                f"{self.unsaved_note()} Save them with save [FILE], or type quit again to leave without them."
+                f"{self.unsaved_note()} Type save [FILE] to keep the game, or quit again to leave without saving."
             )
         again = self.replay_command()
         return Reply("Bye." + (f" Play this deal again with: {again}" if again else ""), quit=True)

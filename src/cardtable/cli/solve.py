@@ -29,7 +29,7 @@ from cardtable.cli.info import (
 from cardtable.cli.options import Seconds
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
-from cardtable.core.notation import move_text
+from cardtable.core.notation import move_text, plural
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_deal
 from cardtable.games import find_game
@@ -136,9 +136,9 @@ def _live_line(text: str) -> Iterator[Callable[[str], None]]:
 
 def verdict_line(result: SolveResult) -> str:
     """One line: the verdict and what it cost."""
-    cost = f"{result.states:,} positions, {result.seconds:.2f} s"
+    cost = f"{plural(result.states, 'position')}, {result.seconds:.2f} s"
     if result.status == "won":
-        return f"won in {len(result.moves)} moves ({cost})"
+        return f"won in {plural(len(result.moves), 'move')} ({cost})"
     if result.status == "unwinnable":
         return f"unwinnable: no line wins ({cost}, every position searched)"
     return f"unknown: {result.reason} before a verdict ({cost})"
@@ -230,11 +230,6 @@ def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move]
             f" ({result.reason} before it found a win or proved there is none)"
         )
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
-
-
-def plural(count: int, word: str) -> str:
-    """``1 move``, ``2 moves``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _named(state: State, move: Move) -> str:

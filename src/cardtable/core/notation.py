@@ -51,6 +51,11 @@ def with_codes(state: State, text: str) -> str:
     return re.sub(rf"\b({names})/(\d+)\b", code, text)
 
 
+def plural(count: int, word: str) -> str:
+    """A count as messages write it: ``1 move``, ``2 moves``, ``2,000 positions``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 def move_text(state: State, move: Move) -> str:
     """A move in the short notation: ``t3 f1``, ``d`` or ``redeal``."""
     if move.kind == CARD:

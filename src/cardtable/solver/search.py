@@ -16,6 +16,7 @@ from typing import Final, Literal
 
 from cardtable.core.layout import Plan
 from cardtable.core.move import Move
+from cardtable.core.notation import plural
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
 from cardtable.solver import updown
@@ -174,10 +175,9 @@ class _Budget:
         self.peak = max(self.peak, table)
         limit = self.limit
         if limit.states is not None and states > limit.states:
-            plural = "" if limit.states == 1 else "s"
-            raise _BudgetExceeded(f"searched {limit.states} position{plural}", states - 1)
+            raise _BudgetExceeded(f"searched {plural(limit.states, 'position')}", states - 1)
         if table > limit.table:
-            raise _BudgetExceeded(f"the table is full ({limit.table} positions)")
+            raise _BudgetExceeded(f"the table is full ({plural(limit.table, 'position')})")
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
             raise _BudgetExceeded(f"{limit.seconds} s ran out")
