@@ -36,8 +36,8 @@ page.table = table;
 let toastTimer = 0;
 function toast(text, seconds = 3.5) {
   const el = $("toast");
+  el.hidden = false; // shown before its text changes: a screen reader reads a live region only then
   el.textContent = text;
-  el.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (el.hidden = true), seconds * 1000);
 }
@@ -70,6 +70,15 @@ function showFacts() {
 }
 setInterval(showFacts, 1000);
 
+/** Say what the latest action did, for a screen reader: the clock beside the moves changes every
+ *  second, so the status line is not a live region, and this quiet one speaks instead. */
+function say(view, motion) {
+  const moves = (view.last || []).map((m) => (m.kind === "card" ? `${cardText(m.card)} ${m.text}` : m.text));
+  const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
+  const end = view.status === "won" ? "You won!" : view.status === "lost" ? "No moves left." : "";
+  $("said").textContent = [done, end].filter(Boolean).join(". ");
+}
+
 // -- drawing a view --------------------------------------------------------
 
 function show(view, motion) {
@@ -83,7 +92,6 @@ function show(view, motion) {
   const previous = page.view;
   page.view = view;
   page.received = performance.now();
-  table.draw(view, motion);
   $("title").textContent = `${view.name} · ${view.deal === null ? "own position" : `deal ${view.deal}`}`;
   document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
   const game = $("game");
@@ -102,6 +110,8 @@ function show(view, motion) {
     ? "Send home the cards that can safely go"
     : "Autoplay sends home only cards proved safe to send; here none can be proved safe yet";
   showFacts();
+  table.draw(view, motion); // after the status line above it is filled in: its height sets the table's room
+  say(view, motion);
   if (view.message) toast(view.message, 6);
   const changed = !previous || previous.id !== view.id || previous.status !== view.status;
   if (changed && (view.status === "won" || view.status === "lost")) finished(view);
@@ -140,8 +150,22 @@ async function refresh() {
   }
 }
 
+let turns = Promise.resolve();
+/** Run ``change`` once the changes asked for before it are answered, so that it is sent with the
+ *  board the last one left: two quick keypresses make two moves, where the second used to be
+ *  refused as if another tab had changed the game. */
+function inTurn(change) {
+  const turn = turns.then(change, change);
+  turns = turn.catch(() => {});
+  return turn;
+}
+
 /** Post a move; true if the server made it. ``started`` times click-to-redraw. */
-async function playMove(body, started) {
+function playMove(body, started) {
+  return inTurn(() => sendMove(body, started));
+}
+
+async function sendMove(body, started) {
   if (!page.view) return false;
   stopShow();
   try {
@@ -158,7 +182,11 @@ async function playMove(body, started) {
   }
 }
 
-async function act(path, motion) {
+function act(path, motion) {
+  return inTurn(() => sendAction(path, motion));
+}
+
+async function sendAction(path, motion) {
   if (!page.view) return;
   stopShow();
   try {
@@ -336,11 +364,7 @@ function wire() {
   };
   $("toast").onclick = () => ($("toast").hidden = true);
   $("rules-button").onclick = showRules;
-  $("menu").onclick = () => {
-    const open = $("bar").classList.toggle("open");
-    $("menu").setAttribute("aria-expanded", open);
-    table.redraw();
-  };
+  $("menu").onclick = () => openMenu(!$("bar").classList.contains("open"));
   $("rules-close").onclick = () => $("rules").close();
   $("result-close").onclick = () => $("result").close();
   $("result-undo").onclick = () => {
@@ -353,7 +377,18 @@ function wire() {
   };
   document.addEventListener("keydown", key);
   window.addEventListener("resize", () => table.redraw());
+  // the table takes the room below the toolbar and status line: when they wrap anew, lay out again
+  const above = new ResizeObserver(() => table.redraw());
+  above.observe($("bar"));
+  above.observe($("status"));
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && refresh());
+}
+
+/** Open or close the menu of a narrow screen, which also holds the move box there. */
+function openMenu(open) {
+  $("bar").classList.toggle("open", open);
+  $("menu").setAttribute("aria-expanded", open);
+  table.redraw();
 }
 
 function showRules() {
@@ -441,6 +476,7 @@ function key(e) {
   } else if (!typing && !ctrl && !e.altKey) {
     if (e.key === "/") {
       e.preventDefault();
+      if (!$("command").offsetParent) openMenu(true); // hidden in the closed menu of a narrow screen
       $("command").focus();
     } else {
       // a letter means the same with Shift or Caps Lock on; "?" is itself a shifted key

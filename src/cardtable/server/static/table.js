@@ -20,6 +20,14 @@ function caption(pile, short) {
   return pile.code;
 }
 
+/** The pile as a screen reader names it: "fan t3, 3 cards, top 7 of spades". */
+function pileLabel(pile) {
+  const cards = pile.count === 1 ? "1 card" : `${pile.count} cards`;
+  const held = pile.count === 0 ? "empty" : pile.cards.length ? `${cards}, top ${cardLabel(pile.cards[pile.count - 1])}` : cards;
+  const builds = pile.group === "foundation" ? (pile.direction === "down" ? ", builds down from king" : ", builds up from ace") : "";
+  return `${pile.group} ${pile.code}, ${held}${builds}`;
+}
+
 /** A card has slid to its place: it loses the class of its flight and the transition, which
  *  would otherwise make it trail the pointer when it is dragged next. */
 function landed(el, flight) {
@@ -77,23 +85,26 @@ export class Table {
     const view = this.view;
     if (!view) return;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(320, window.innerHeight - top - 16); // the table's bottom margin included
+    const room = Math.max(200, window.innerHeight - top - 16); // the table's bottom margin included
     const g = (this.geometry = layout(view.piles, this.capacity, width, room));
     const items = [];
     for (const pile of view.piles) {
       const box = g.boxes.get(pile.id);
       const mark = pile.count === 0 && pile.base ? `<span class="base">${pile.base}${pile.direction === "down" ? "▼" : "▲"}</span>` : "";
+      const label = pileLabel(pile);
       items.push(
         {
-          key: `slot|${pile.id}|${mark}`,
+          key: `slot|${pile.id}|${mark}|${label}`,
           cls: `slot ${pile.group}${pile.count ? "" : " empty"}`,
           data: { pile: pile.id },
           style: `left:${box.x}px;top:${box.y}px;width:${g.cw}px;height:${g.ch}px`,
+          label,
           inner: mark,
         },
         {
           key: `caption|${pile.id}|${caption(pile, g.cw < 80)}`,
           cls: "caption",
+          hidden: true, // the pile's own label says it
           style: `left:${box.x}px;top:${box.y + g.ch + 2}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
           text: caption(pile, g.cw < 80),
         },
@@ -130,6 +141,7 @@ export class Table {
           el.setAttribute("role", "img");
           el.setAttribute("aria-label", item.label);
         }
+        if (item.hidden) el.setAttribute("aria-hidden", "true");
         if (item.text !== undefined) el.textContent = item.text;
         else el.innerHTML = item.inner;
         this.root.append(el);

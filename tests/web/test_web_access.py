@@ -1,0 +1,76 @@
+"""The page for a keyboard, a screen reader and a small screen, in Chromium.
+
+Quick keypresses each count; a screen reader hears what a move did, not the
+clock; piles and dialogs have names; the move box opens on a narrow screen.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from playwright.sync_api import Browser, Page, expect
+
+from web.browsing import open_deal, table_at
+from web.conftest import LiveServer
+
+ACEY: Final = "acey-and-kingsley"
+ALEXANDER: Final = "alexander-the-great"
+
+
+def test_two_quick_keypresses_make_two_moves(page: Page) -> None:
+    open_deal(page, ACEY, 7)
+    page.keyboard.press("d")
+    page.keyboard.press("d")  # sent before the first is answered: it waits its turn
+    table_at(page, moves=2)
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    table_at(page, moves=0)
+    expect(page.locator("#toast")).not_to_contain_text("another tab")
+
+
+def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    page.uncheck("#autoplay")
+    assert page.get_attribute("#status", "aria-live") is None, "the clock there changes every second"
+    said = page.locator("#said")
+    assert page.get_attribute("#said", "aria-live") == "polite"
+    page.fill("#command", "t5 f2")
+    page.press("#command", "Enter")
+    table_at(page, moves=1)
+    expect(said).to_have_text("played: Q♣ t5 f2")
+    page.click("#undo")
+    table_at(page, moves=0)
+    expect(said).to_have_text("taken back: Q♣ t5 f2")
+
+
+def test_piles_and_dialogs_have_names(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    expect(page.locator('#table .slot[data-pile="foundation/0"]')).to_have_attribute(
+        "aria-label", "foundation f0, 1 card, top ace of hearts, builds up from ace"
+    )
+    expect(page.locator('#table .slot[data-pile="fan/5"]')).to_have_attribute(
+        "aria-label", "fan t5, 4 cards, top queen of clubs"
+    )
+    expect(page.locator("#table .caption").first).to_have_attribute("aria-hidden", "true")
+    page.click("#rules-button")
+    expect(page.get_by_role("dialog", name="Alexander the Great")).to_be_visible()
+    page.keyboard.press("Escape")
+
+
+def test_slash_on_a_narrow_screen_opens_the_menu_that_holds_the_move_box(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 560, "height": 900}, base_url=live_server.url)
+    try:
+        page = context.new_page()
+        page.goto(f"/?game={ACEY}&deal=5")
+        table_at(page, moves=0, game=ACEY, deal=5)
+        expect(page.locator("#command")).to_be_hidden()
+        page.locator("body").press("/")
+        expect(page.locator("#command")).to_be_focused()
+        expect(page.locator("#menu")).to_have_attribute("aria-expanded", "true")
+        page.keyboard.type("d")  # a letter typed there is a move's, not a shortcut's
+        assert page.input_value("#command") == "d"
+        table_at(page, moves=0)
+    finally:
+        context.close()
