@@ -523,6 +523,13 @@ def test_check_reads_gzip_from_standard_input_and_refuses_what_cannot_be_a_solut
     assert_fails(endless, 2, "'/dev/zero': malformed solution json at line 1 column 1: expecting value")
 
 
+def test_a_file_that_starts_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    path = tmp_path / "bom.json"  # as some Windows editors save UTF-8
+    path.write_bytes(b"\xef\xbb\xbf" + deal_to_json(deal(load_game("fan"), 3)).encode())
+    result = run("moves", str(path))
+    assert result.exit_code == 0 and set(result.output.splitlines()) == legal_lines(deal(load_game("fan"), 3))
+
+
 def test_a_deal_file_longer_than_any_deal_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(info, "MAX_VALUE", 100)
     path = write(tmp_path, deal_to_json(deal(load_game("fan"), 1)))

@@ -55,7 +55,27 @@ def test_a_corrupt_database_is_one_line_with_exit_code_2(tmp_path: Path) -> None
 def test_a_database_in_a_file_not_a_folder_is_one_line_with_exit_code_2(tmp_path: Path) -> None:
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
-    assert_fails(serve("--port", "0", "--db", str(not_a_folder / "db.sqlite")), 2, "cannot open the database")
+    assert_fails(
+        serve("--port", "0", "--db", str(not_a_folder / "db.sqlite")),
+        2,
+        f"cannot open the database {str(not_a_folder / 'db.sqlite')!r}: {str(not_a_folder)!r} is a file, not a folder",
+    )
+
+
+def test_a_database_in_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such"
+    for command in (["serve", "--port", "0"], ["play", "fan", "1"], ["survey", "fan", "--deals", "1-2"]):
+        result = run(*command, "--db", str(missing / "x.sqlite"), input="t10 f0\nquit\nquit\n")
+        said = result.output + result.stderr  # play says it and plays on without statistics
+        assert f"there is no folder {str(missing)!r}" in said, (command, said)
+        assert not (tmp_path / "no").exists(), command
+
+
+def test_the_default_data_folder_is_made_when_missing(tmp_path: Path) -> None:
+    home = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run("play", "fan", "1", input="t10 f0\nquit\nquit\n", env=home)
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "data" / "cardtable" / "cardtable.sqlite").is_file()
 
 
 def test_a_host_that_is_no_address_is_one_line_with_exit_code_2(tmp_path: Path) -> None:

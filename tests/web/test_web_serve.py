@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -80,3 +81,16 @@ def test_open_waits_for_the_server_then_opens_the_page(monkeypatch: pytest.Monke
 
     _open_when_up(Started(), "http://127.0.0.1:8000/")
     assert opened == ["http://127.0.0.1:8000/"]
+
+
+def test_open_with_no_browser_says_where_to_go() -> None:
+    code = (
+        "from cardtable.cli.serve import _open_when_up\n"
+        "class Started:\n    started = True\n"
+        "_open_when_up(Started(), 'http://127.0.0.1:8000/')\n"
+    )
+    nowhere = {**os.environ, "BROWSER": "/nonexistent/browser", "DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=nowhere, check=True
+    )
+    assert done.stderr == "cardtable: no web browser to open here: open http://127.0.0.1:8000/ yourself\n"

@@ -26,7 +26,7 @@ def record(play_id: str, *, game: str = "fan", status: str = "playing", at: floa
 
 
 def test_a_play_round_trips(tmp_path: Path) -> None:
-    store = Store(tmp_path / "deep" / "er" / "db.sqlite")
+    store = Store(tmp_path / "db.sqlite")
     play = record("a")
     play.moves = [{"from": "fan/1", "to": "foundation/0", "card": "AC", "auto": True}]
     play.redo = [{"deal": "stock"}]

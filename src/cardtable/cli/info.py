@@ -103,7 +103,7 @@ def text_pieces(path: str) -> Iterator[str]:
     try:
         with _opened(path) as raw:
             compressed = raw.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
-            text = io.TextIOWrapper(gzip.GzipFile(fileobj=raw) if compressed else raw, encoding="utf-8")
+            text = io.TextIOWrapper(gzip.GzipFile(fileobj=raw) if compressed else raw, encoding="utf-8-sig")
             try:
                 while piece := text.read(PIECE):
                     yield piece

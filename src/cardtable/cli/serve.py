@@ -116,6 +116,7 @@ def _open_when_up(server: object, url: str) -> None:
     """Open the page once uvicorn says it has started (give up after ten seconds)."""
     for _ in range(200):
         if getattr(server, "started", False):
-            webbrowser.open(url)
+            if not webbrowser.open(url):  # no browser here (a server, a container): say so
+                click.echo(f"cardtable: no web browser to open here: open {url} yourself", err=True)
             return
         time.sleep(0.05)

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Final, TypeVar
 
 import click
-import platformdirs
 
 from cardtable.core.errors import CardtableError, reason
+from cardtable.paths import data_folder, folder_problem
 from cardtable.store import GameStats, PlayRecord, Store, game_stats
 
 TERMINAL_PLAYER: Final = "terminal"
@@ -32,8 +32,8 @@ class StatsUnavailableError(CardtableError):
 
 
 def default_db() -> Path:
-    """The database in the user's data directory (e.g. ~/.local/share/cardtable)."""
-    return platformdirs.user_data_path("cardtable") / "cardtable.sqlite"
+    """The database in the user's data directory (see :func:`cardtable.paths.data_folder`)."""
+    return data_folder() / "cardtable.sqlite"
 
 
 def db_path(db: Path | None) -> Path:
@@ -110,12 +110,10 @@ def stats_table(stats: list[GameStats]) -> str:
 
 def open_store(path: Path, error: type[CardtableError]) -> Store:
     """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not."""
+    if (missing := folder_problem(path)) is not None:
+        raise error(f"cannot open the database {str(path)!r}: {missing}")
     try:
         return Store(path)
-    except FileExistsError:  # making its folder found a file of that name
-        raise error(
-            f"cannot open the database {str(path)!r}: {str(path.parent)!r} is a file, not a folder"
-        ) from None
     except (OSError, sqlite3.Error) as problem:
         raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
 

@@ -32,10 +32,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
-
 import cardtable
 from cardtable.core.errors import CardtableError, reason
+from cardtable.paths import data_folder, folder_problem
 from cardtable.survey.task import Budget, Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
@@ -118,8 +117,8 @@ class SettingsUsed:
 
 
 def default_path() -> Path:
-    """Where surveys go unless ``--db`` says otherwise: the user's data directory."""
-    return platformdirs.user_data_path("cardtable") / "survey.sqlite"
+    """Where surveys go unless ``--db`` says otherwise: the user's data directory (see :func:`cardtable.paths.data_folder`)."""
+    return data_folder() / "survey.sqlite"
 
 
 class ResultStore:
@@ -320,7 +319,8 @@ def _check_file(path: Path, create: bool) -> None:
     if not path.exists():
         if not create:
             raise SurveyDatabaseError(f"no survey database at {str(path)!r}")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if (problem := folder_problem(path)) is not None:
+            raise SurveyDatabaseError(f"cannot make a survey database at {str(path)!r}: {problem}")
         return
     with path.open("rb") as file:
         header = file.read(len(SQLITE_HEADER))

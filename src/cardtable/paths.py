@@ -1,0 +1,33 @@
+"""Where cardtable keeps its databases unless told otherwise: the user's data directory."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import platformdirs
+
+
+def data_folder() -> Path:
+    """cardtable's folder in the user's data directory, e.g. ~/.local/share/cardtable."""
+    return platformdirs.user_data_path("cardtable")
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why no database can be made at ``path`` (its folder is missing, or a file), or None if one can.
+
+    cardtable's own data folder is made here when missing, and only it: a
+    folder named by ``--db`` must exist, so that a mistyped path is refused
+    instead of leaving new folders behind.
+    """
+    folder = path.parent
+    if folder == data_folder():
+        with contextlib.suppress(OSError):  # if it cannot be made, what follows says why
+            folder.mkdir(parents=True, exist_ok=True)
+    if folder.is_dir():
+        return None
+    return (
+        f"{str(folder)!r} is a file, not a folder"
+        if folder.exists()
+        else f"there is no folder {str(folder)!r}"
+    )
