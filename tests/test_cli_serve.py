@@ -72,7 +72,7 @@ def test_a_database_in_a_missing_folder_is_refused_and_no_folder_is_made(tmp_pat
 
 
 def test_the_default_data_folder_is_made_when_missing(tmp_path: Path) -> None:
-    home = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    home: dict[str, str | None] = {"XDG_DATA_HOME": str(tmp_path / "data")}
     result = run("play", "fan", "1", input="t10 f0\nquit\nquit\n", env=home)
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "data" / "cardtable" / "cardtable.sqlite").is_file()
