@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -41,3 +42,12 @@ def test_the_terminal_guides_layout_is_the_deal_it_names() -> None:
     assert [line for line in block if line.strip() != "..."] == [line for line in shown if line in block], (
         "the guide's lines are the deal's, in its order"
     )
+
+
+def test_the_readmes_two_commands_are_scripts_here() -> None:
+    block = (ROOT / "README.md").read_text(encoding="utf-8").split("## Two commands", 1)[1].split("```")[1]
+    commands = [line.split()[0] for line in block.splitlines()[1:] if line.strip()]
+    assert commands == ["./serve.sh", "./test.sh"]
+    for command in commands:
+        assert os.access(ROOT / command, os.X_OK), f"{command} is not executable"
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith("exec ./test.sh")
