@@ -38,7 +38,7 @@ async function main() {
   if (!stats.games.length) empty(games, 6, "No game finished yet.");
   const history = document.querySelector("#history tbody");
   for (const p of stats.history) {
-    const when = p.finished ? new Date(p.finished * 1000).toLocaleString() : "";
+    const when = p.finished ? new Date(p.finished * 1000).toLocaleString([], { dateStyle: "short", timeStyle: "short" }) : "";
     const result = RESULTS[p.status] + (p.assisted ? " (solver helped)" : "");
     history.append(
       row([when, names[p.game] || p.game, p.deal ?? "own", result, p.moves, minutes(p.seconds)], ["", "", "n", p.status, "n", "n"]),
