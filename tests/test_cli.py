@@ -600,7 +600,9 @@ def test_the_installed_script_pipes_a_deal_into_moves() -> None:
 def test_the_installed_script_reads_standard_input_once_compressed_or_not() -> None:
     dealt = subprocess.run([script(), "deal", "fan", "3", "--json"], capture_output=True, check=True).stdout
     packed = subprocess.run([script(), "solve", "-"], input=gzip.compress(dealt), capture_output=True)
-    assert packed.returncode == 0 and packed.stdout.startswith(b"fan deal 3: won in 65 moves")
+    assert packed.returncode == 0 and packed.stdout.startswith(
+        b"standard input (fan deal 3): won in 65 moves"
+    )
     twice = subprocess.run([script(), "solve", "-", "-"], input=dealt, capture_output=True)
     assert twice.returncode == 2 and twice.stderr.decode().splitlines() == [
         "cardtable: '-' is given more than once: standard input can be read only once"

@@ -22,6 +22,17 @@ def test_solve_a_numbered_deal_prints_the_verdict_and_the_line() -> None:
     assert "1. t6 f3" in result.output
 
 
+def test_positions_from_files_are_told_apart_by_their_names(tmp_path: Path) -> None:
+    start = write(tmp_path, deal_to_json(deal(load_game("fan"), 3)), "start.json")
+    near = write(tmp_path, deal_to_json(nearly_won()), "near.json")
+    result = run("solve", start, near)
+    verdicts = [line for line in result.output.splitlines() if ": won in" in line]
+    assert [line.partition(": ")[0] for line in verdicts] == [
+        f"{start} (fan deal 3)",
+        f"{near} (alexander-the-great)",
+    ]
+
+
 def test_solve_json_is_a_solution_that_check_accepts(tmp_path: Path) -> None:
     result = run("solve", "fan", "3", "--json")
     solution = read_solution(result.output)
@@ -51,6 +62,7 @@ def test_a_budget_that_runs_out_says_unknown() -> None:
     record = json.loads(run("solve", "alexander-the-great-lucie", "1", "--max-states", "3", "--json").output)
     assert (record["result"], record["moves"]) == ("unknown", [])
     assert record["stats"]["states"] == 3, "a budget of 3 positions searched 3"
+    assert record["stats"]["reason"] == "searched 3 positions", "unknown says why: a budget, not Ctrl-C"
 
 
 def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:

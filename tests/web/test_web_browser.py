@@ -143,7 +143,9 @@ def test_a_whole_game_is_won(page: Page, game: str) -> None:
     assert cells[1:] == ["1", "1", "100%", "1", "1"]
     expect(page.locator("#history tbody tr").first).to_contain_text("won")
     page.set_viewport_size({"width": 360, "height": 640})  # a phone: both tables fit, no column hidden
-    overflow = page.eval_on_selector_all(".stats .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth)")
+    overflow = page.eval_on_selector_all(
+        ".stats .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth)"
+    )
     assert overflow == [0, 0]
 
 

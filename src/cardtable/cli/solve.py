@@ -57,19 +57,26 @@ def with_budget(command: click.decorators.FC) -> click.decorators.FC:
     return command
 
 
-def positions(sources: tuple[str, ...]) -> list[State]:
-    """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input).
+def positions(sources: tuple[str, ...]) -> list[tuple[str, State]]:
+    """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input), each with its label.
 
     Two arguments are ``GAME N`` unless the first is a file, when the first names
     a game or the second looks like a deal number and is no file: so that
     ``solve klondike 3`` or ``solve 'fan(x=1)' 3`` says what is wrong with the
     game, as every other command does, not that there is no file by that name.
+    A position from a file is labelled with the file's name too, since files of
+    one game, or positions of one deal, would otherwise read alike.
     """
     if len(sources) == 2 and not os_path.exists(sources[0]) and _names_a_deal(*sources):
-        return [numbered_deal(sources[0], sources[1])]
+        state = numbered_deal(sources[0], sources[1])
+        return [(position_label(state), state)]
     if sources.count(STDIN) > 1:
         raise OptionConflictError("'-' is given more than once: standard input can be read only once")
-    return [read_file(source, read_deal) for source in sources]
+    states = [(source, read_file(source, read_deal)) for source in sources]
+    return [
+        (f"{'standard input' if source == STDIN else source} ({position_label(state)})", state)
+        for source, state in states
+    ]
 
 
 def _names_a_deal(game: str, number: str) -> bool:
@@ -163,9 +170,7 @@ def solve(
     unknown and exits with code 130.
     """
     limit = Limit(states=max_states, seconds=timeout, table=max_table)
-    states = positions(sources)
-    for state in states:
-        label = position_label(state)
+    for label, state in positions(sources):
         result = watched_solve(state, limit, label)
         if as_json:
             record = Solution(state, result.status, result.moves, result.stats)

@@ -33,8 +33,11 @@ to the root takes 8 bytes a position and counts as a sixteenth, and its sweep's 
 weighed by their bytes). Past it the verdict is ``unknown``; Acey and Kingsley's search first
 forgets the positions it proved lost and drops its sweep, and stops only if the table is
 still full. Raised from 4 million so that deal 48's sweep fits (it weighs 4.15 million)."""
-CHECK_EVERY: Final = 256
-"""Positions a search visits at most between two looks at its budget (:meth:`_Budget.check`): ~2 ms."""
+CHECK_EVERY: Final = 64
+"""Positions a search visits at most between two looks at its budget (:meth:`_Budget.check`).
+
+About 10 ms where positions cost most (the La Belle Lucie form: some 6,000 a
+second), so a time budget is kept that closely; a look costs about a microsecond."""
 PROGRESS_EVERY: Final = 0.25
 """Seconds at least between two reports of :class:`Progress`: often enough for a live line, too seldom to cost anything."""
 
@@ -78,9 +81,21 @@ class SolveResult:
     """
 
     @property
-    def stats(self) -> dict[str, float | int]:
-        """The statistics as formats.md's ``stats`` object carries them."""
-        return {"seconds": round(self.seconds, 4), "states": self.states, "peak_table": self.peak_table}
+    def stats(self) -> dict[str, float | int | str]:
+        """The statistics as formats.md's ``stats`` object carries them; for ``unknown``, why it stopped too.
+
+        A budget that ran out and a search the user interrupted both end
+        ``unknown``: the ``reason`` ("searched 500 positions", "interrupted")
+        tells a reader of the file which it was.
+        """
+        stats: dict[str, float | int | str] = {
+            "seconds": round(self.seconds, 4),
+            "states": self.states,
+            "peak_table": self.peak_table,
+        }
+        if self.status == "unknown" and self.reason:
+            stats["reason"] = self.reason
+        return stats
 
 
 class _BudgetExceeded(Exception):
