@@ -9,17 +9,18 @@ from __future__ import annotations
 import dataclasses
 import os
 import sqlite3
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 import cardtable
-from cardtable import load_game
+from cardtable import CardtableError, load_game
 from cardtable.core.deals import deal as dealt
 from cardtable.survey import runner
-from cardtable.survey.executors import Pool, WorkerLostError, process_pool
+from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
 from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError
@@ -29,6 +30,7 @@ FAN = load_game("fan")
 SMALL = Budget(max_states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
 LARGER = Budget(max_states=5000)
 Row = tuple[int, str, int, int | None]
+T = TypeVar("T")
 
 
 def verdicts(store: ResultStore, game: str = "fan") -> list[Row]:
@@ -372,3 +374,35 @@ def test_a_worker_with_other_rules_is_refused(
 def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:
     with pytest.raises(WorkerLostError, match="run again"), process_pool(1) as (pool, _):
         pool.submit(os._exit, 9).result()
+
+
+def test_a_dask_worker_that_keeps_dying_is_one_error_not_a_traceback() -> None:
+    dask = pytest.importorskip("dask")
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),  # given up after one death
+        pytest.raises(WorkerLostError, match="the Dask cluster lost its workers or its scheduler"),
+        dask_cluster("local", 1) as (pool, _),
+    ):
+        pool.submit(os._exit, 9).result()
+
+
+class AtOnce(Executor):
+    """Runs each task as it is submitted: every future is done before the runner waits on any."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as error:
+            future.set_exception(error)
+        return future
+
+
+def test_results_finished_beside_a_failed_deal_are_stored(store: ResultStore) -> None:
+    survey = Survey(store, FAN, range(1, 6), SMALL)
+    survey.known = {3}  # deal 3 is not run; deal 0 below fails
+    todo = iter([1, 2, 0, 4, 5])
+    with pytest.raises(CardtableError):
+        for outcome in runner._solve_all("fan", todo, SMALL, Pool(AtOnce(), 10)):
+            survey._store(outcome)
+    assert [row[0] for row in verdicts(store)] == [1, 2, 4, 5]

@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Final, NamedTuple
@@ -130,8 +130,11 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     """A Dask client: of the cluster at ``tcp://HOST:PORT``, or of a new LocalCluster for ``local``.
 
     For ``local`` the client owns the cluster it starts, and closes it with itself.
+    A worker that keeps dying on a deal, or a scheduler that goes away, is a
+    :class:`WorkerLostError`: one line, as the process pool says it.
     """
-    from distributed import Client
+    from distributed import Client, KilledWorker
+    from distributed.comm.core import CommClosedError
 
     try:
         local = scheduler == LOCAL
@@ -143,7 +146,13 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     with client:
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
-        yield Pool(pool, threads * IN_FLIGHT_PER_WORKER)
+        try:
+            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER)
+        except (KilledWorker, CommClosedError, CancelledError) as error:
+            raise WorkerLostError(
+                f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"
+                " so far are stored: run again to go on"
+            ) from None
 
 
 LOCAL_START_TRIES: Final = 3
@@ -170,7 +179,7 @@ def _start_local(client_class: Any, workers: int) -> Any:
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # None still starts one, on 8787, warning when that is taken
             silence_logs=logging.CRITICAL,
         )
 

@@ -101,5 +101,8 @@ def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> It
         if not pending:
             return
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
-        outcomes = [future.result() for future in done]
-        yield from sorted(outcomes, key=lambda outcome: outcome.deal)
+        failed = next((future for future in done if future.exception() is not None), None)
+        outcomes = [future.result() for future in done if future is not failed and future.exception() is None]
+        yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
+        if failed is not None:
+            failed.result()  # raises its error
