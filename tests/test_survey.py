@@ -406,3 +406,16 @@ def test_results_finished_beside_a_failed_deal_are_stored(store: ResultStore) ->
         for outcome in runner._solve_all("fan", todo, SMALL, Pool(AtOnce(), 10)):
             survey._store(outcome)
     assert [row[0] for row in verdicts(store)] == [1, 2, 4, 5]
+
+
+def test_a_damaged_database_is_told_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "survey.sqlite"
+    with ResultStore(path) as store:
+        Survey(store, FAN, range(1, 61), SMALL).run(Pool(AtOnce(), 10))
+    with path.open("r+b") as file:  # a page of the table overwritten: SQLite's check lists its problems
+        file.seek(8192)
+        file.write(b"\xff" * 64)
+    with pytest.raises(SurveyDatabaseError) as caught:
+        ResultStore(path, create=False)
+    message = str(caught.value)
+    assert "the database is damaged (" in message and "\n" not in message and "***" not in message

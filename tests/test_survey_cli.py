@@ -188,6 +188,19 @@ def surveyed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) -> None:
+    result = run("report", "alexander-the-great-lucie(redeals=0)", "--db", str(surveyed))
+    assert result.exit_code == 0
+    assert "no deals surveyed" in result.output
+    assert result.output.splitlines()[-1] == "note           this database holds fan"
+
+
+def test_a_database_in_memory_is_refused_for_it_would_keep_nothing() -> None:
+    result = run("survey", "fan", "--deals", "1-3", "--db", ":memory:")
+    assert result.exit_code == 2
+    assert result.stderr == "cardtable: --db ':memory:' would keep nothing: name a file\n"
+
+
 def test_report_counts_and_winnability(surveyed: Path) -> None:
     rows = table(surveyed)
     won = sum(row[3] == "won" for row in rows)

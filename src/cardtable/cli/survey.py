@@ -45,7 +45,7 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
-from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, default_path
+from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, SurveyDatabaseError, default_path
 from cardtable.survey.task import Budget, Outcome, line_moves
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
@@ -71,6 +71,8 @@ def parse_deal_list(text: str) -> list[int]:
 
 
 def _store_path(db: str | None) -> Path:
+    if db == ":memory:":  # SQLite's name for a database that is gone when the survey ends
+        raise SurveyDatabaseError("--db ':memory:' would keep nothing: name a file")
     return Path(db) if db is not None else default_path()
 
 
@@ -236,6 +238,7 @@ def report(
     with ResultStore(_store_path(db), create=False) as store:
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
+        held = store.games() if not outcomes else []
         written = None if solutions_path is None else write_solutions(store, spec, deals, solutions_path)
         in_csv = None
         if csv_path is not None:
@@ -258,6 +261,8 @@ def report(
             lines.append(f"solutions      {_written_text(written)}")
         if in_csv is not None:
             lines.append(f"csv            {in_csv} deals written to {csv_path}")
+        if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
+            lines.append(f"note           this database holds {', '.join(held) or 'no results yet'}")
         click.echo("\n".join(lines))
 
 

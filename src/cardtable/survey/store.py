@@ -3,8 +3,11 @@
 Why these choices:
 
 * Each result is its own transaction, committed the moment the parent process
-  has it, so that an interrupted survey (Ctrl-C, ``kill -9``, a power cut in WAL
-  mode) loses only the deals still in flight.
+  has it, so that an interrupted survey (Ctrl-C, ``kill -9``) loses only the
+  deals still in flight. A power cut or a crash of the system may also take
+  the last results committed (WAL with ``synchronous = NORMAL`` syncs at
+  checkpoints, not at every commit), never the file's soundness: run again and
+  they are solved again.
 * ``UNIQUE(game, rules_version, deal)`` with an upsert means a deal is never
   counted twice: a second result for a stored deal is dropped, unless the survey
   retries unknowns and the stored verdict is ``unknown``.
@@ -169,6 +172,10 @@ class ResultStore:
         )
         return [Outcome(*row) for row in self._read(sql, game, rules_version, *_bounds(deals))]
 
+    def games(self) -> list[str]:
+        """The game ids this database holds results of, in order: what a report of another could ask for."""
+        return [game for (game,) in self._read("SELECT DISTINCT game FROM results ORDER BY game")]
+
     def rows(self, game: str, rules_version: int, deals: range | None = None) -> list[tuple[object, ...]]:
         """The stored results by deal number as plain values, every column but the lines: :data:`ROW_COLUMNS`."""
         sql = f"SELECT {', '.join(ROW_COLUMNS)} FROM results WHERE {IN_RANGE} ORDER BY deal"
@@ -267,8 +274,11 @@ class ResultStore:
         """Check the file is a sound survey database, or make an empty one into one."""
         db = self._db
         (check,) = db.execute("PRAGMA quick_check").fetchone()
-        if check != "ok":
-            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: the database is damaged ({check})")
+        if check != "ok":  # SQLite lists every problem, a line each, under a heading: the first says enough
+            first = next((line for line in check.splitlines() if not line.startswith("***")), check)
+            raise SurveyDatabaseError(
+                f"cannot use {str(self.path)!r}: the database is damaged ({first.strip()})"
+            )
         (application,) = db.execute("PRAGMA application_id").fetchone()
         (schema,) = db.execute("PRAGMA user_version").fetchone()
         (tables,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
