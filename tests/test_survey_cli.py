@@ -157,6 +157,21 @@ def test_ctrl_c_stops_at_once_and_says_how_to_go_on(tmp_path: Path) -> None:
     assert_group_ends(process.pid)  # no worker left behind
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
+def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
+    db = tmp_path / "survey.sqlite"
+    process = start_survey(db, "1-2000")
+    wait_for_results(db, process, at_least=5)
+    process.terminate()  # to the parent alone, as `timeout` and `docker stop` send it
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143
+    said = stderr.decode()
+    assert said.strip().splitlines()[-1].startswith("cardtable: stopped (SIGTERM);") and "run again" in said
+    assert "Traceback" not in said and "leaked" not in said
+    assert_group_ends(process.pid)
+    assert count(db) >= 5, "what was stored stays"
+
+
 def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_path: Path) -> None:
     db = tmp_path / "survey.sqlite"
     survey(db, "1-20")

@@ -16,6 +16,7 @@ import csv
 import dataclasses
 import json
 import re
+import signal
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -49,6 +50,17 @@ from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, Surve
 from cardtable.survey.task import Budget, Outcome, line_moves
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
+TERMINATED: Final = 143  # and for SIGTERM
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (``timeout``, a batch system, ``docker stop``): a survey stops for it as for Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
 _RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
 
 
@@ -139,11 +151,15 @@ def survey(
     budget = Budget(timeout=timeout or None, max_states=max_states, table=max_table)
     with ResultStore(_store_path(db)) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
+        previous = signal.signal(signal.SIGTERM, _terminate)
         try:
             _run(job, scheduler, workers or default_workers())
-        except KeyboardInterrupt:
-            click.echo(f"cardtable: interrupted; {_done_text(job)}; run again to go on", err=True)
-            sys.exit(INTERRUPTED)
+        except KeyboardInterrupt as stop:
+            how = "stopped (SIGTERM)" if isinstance(stop, _Terminated) else "interrupted"
+            click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
+            sys.exit(TERMINATED if isinstance(stop, _Terminated) else INTERRUPTED)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
 
