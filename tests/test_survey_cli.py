@@ -562,13 +562,29 @@ def test_an_unwritable_plot_is_one_line(surveyed: Path, tmp_path: Path) -> None:
     assert_fails(result, "cannot write the plot")
 
 
-def test_a_bad_scheduler_is_one_line_and_leaves_no_client_behind(tmp_path: Path) -> None:
+def test_what_names_no_scheduler_is_refused_before_a_database_is_made(tmp_path: Path) -> None:
+    for scheduler in ("nowhere", "tcp://127.0.0.1:99999", "tcp://host"):
+        result = run(
+            "survey", "fan", "--deals", "1-5", "--db", str(tmp_path / "s.sqlite"), "--scheduler", scheduler
+        )
+        assert_fails(result, f"cannot use the Dask scheduler {scheduler!r}: give 'local' or tcp://HOST:PORT")
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_scheduler_not_there_is_one_line_and_leaves_no_client_behind(tmp_path: Path) -> None:
     from distributed import Client
 
-    result = run(
-        "survey", "fan", "--deals", "1-5", "--db", str(tmp_path / "s.sqlite"), "--scheduler", "nowhere"
+    result = run(  # nothing listens there: Dask tries for 10 s
+        "survey",
+        "fan",
+        "--deals",
+        "1-5",
+        "--db",
+        str(tmp_path / "s.sqlite"),
+        "--scheduler",
+        "tcp://127.0.0.1:1",
     )
-    assert_fails(result, "cannot use the Dask scheduler 'nowhere'")
+    assert_fails(result, "cannot use the Dask scheduler 'tcp://127.0.0.1:1'")
     # A half-built client left to the garbage collector closes itself at a random moment,
     # in a random thread, and so once deadlocked the next survey's LocalCluster start.
     assert not [thing for thing in gc.get_objects() if isinstance(thing, Client)]

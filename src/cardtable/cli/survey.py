@@ -43,7 +43,7 @@ from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-from cardtable.survey.executors import default_workers, executor
+from cardtable.survey.executors import check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
 from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, SurveyDatabaseError, default_path
@@ -149,6 +149,8 @@ def survey(
     spec = load_game(game)
     deals = parse_deal_range(deal_range)
     budget = Budget(timeout=timeout or None, max_states=max_states, table=max_table)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     with ResultStore(_store_path(db)) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
         previous = signal.signal(signal.SIGTERM, _terminate)

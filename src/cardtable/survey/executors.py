@@ -16,6 +16,7 @@ import gc
 import logging
 import multiprocessing
 import os
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -153,6 +154,18 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
                 f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"
                 " so far are stored: run again to go on"
             ) from None
+
+
+SCHEDULER_ADDRESS: Final = re.compile(r"^(?:tcp|tls)://(?:\[[^\]]+\]|[^\s/:\[\]]+):(\d{1,5})$")
+
+
+def check_scheduler(scheduler: str) -> None:
+    """Refuse what names no scheduler at once, before a database is made or a worker started."""
+    match = SCHEDULER_ADDRESS.match(scheduler)
+    if scheduler != LOCAL and (match is None or not 1 <= int(match[1]) <= 65535):
+        raise SchedulerError(
+            f"cannot use the Dask scheduler {scheduler!r}: give 'local' or tcp://HOST:PORT (PORT 1-65535)"
+        )
 
 
 LOCAL_START_TRIES: Final = 3
