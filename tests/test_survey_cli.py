@@ -557,9 +557,22 @@ def test_reporting_a_missing_database_is_one_line(tmp_path: Path) -> None:
     assert_fails(run("report", "fan", "--db", str(tmp_path / "none.sqlite")), "no survey database")
 
 
-def test_an_unwritable_plot_is_one_line(surveyed: Path, tmp_path: Path) -> None:
-    result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "no" / "such" / "dir.png"))
-    assert_fails(result, "cannot write the plot")
+def test_an_unwritable_plot_is_one_line_and_comes_before_the_other_outputs(
+    surveyed: Path, tmp_path: Path
+) -> None:
+    csv_path = tmp_path / "a.csv"
+    plot = tmp_path / "no" / "such" / "dir.png"
+    result = run("report", "fan", "--db", str(surveyed), "--csv", str(csv_path), "--plot", str(plot))
+    assert_fails(result, f"cannot write the plot {str(plot)!r}: no such file or directory")
+    assert not csv_path.exists()
+
+
+def test_a_plot_named_without_a_file_type_is_refused(surveyed: Path, tmp_path: Path) -> None:
+    result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "p"))
+    assert_fails(result, "has no file type: name it")
+    assert not list(tmp_path.iterdir())
+    drawn = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "p.svg"))
+    assert f"plot           drawn in {tmp_path / 'p.svg'}" in drawn.output.splitlines()
 
 
 def test_what_names_no_scheduler_is_refused_before_a_database_is_made(tmp_path: Path) -> None:

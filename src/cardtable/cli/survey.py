@@ -257,21 +257,23 @@ def report(
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = store.games() if not outcomes else []
+        if plot_path is not None:  # first: matplotlib refuses more than a file system does
+            from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
+
+            draw(outcomes, f"{spec.name}: {_span(outcomes)}", plot_path)
         written = None if solutions_path is None else write_solutions(store, spec, deals, solutions_path)
         in_csv = None
         if csv_path is not None:
             in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path)
     summary = summarize(outcomes)
-    if plot_path is not None:
-        from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
-
-        draw(outcomes, f"{spec.name}: {_span(outcomes)}", plot_path)
     if as_json:
         out = report_json(spec, store.path, deals, summary, settings)
         if written is not None:
             out["solutions"] = dataclasses.asdict(written)
         if in_csv is not None:
             out["csv"] = {"file": csv_path, "deals": in_csv}
+        if plot_path is not None:
+            out["plot"] = plot_path
         click.echo(json.dumps(out, indent=2))
     else:
         lines = report_lines(spec, store.path, outcomes, summary, settings)
@@ -279,6 +281,8 @@ def report(
             lines.append(f"solutions      {_written_text(written)}")
         if in_csv is not None:
             lines.append(f"csv            {in_csv} deals written to {csv_path}")
+        if plot_path is not None:
+            lines.append(f"plot           drawn in {plot_path}")
         if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
             lines.append(f"note           this database holds {', '.join(held) or 'no results yet'}")
         click.echo("\n".join(lines))
@@ -321,6 +325,9 @@ class ExportError(CardtableError):
 
 def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
     """Refuse outputs that would overwrite the results database or each other, before anything is written."""
+    plot = outputs.get("--plot")
+    if plot is not None and not Path(plot).suffix:  # matplotlib would write plot.png: another file
+        raise ExportError(f"--plot {plot!r} has no file type: name it {plot}.png, .svg or .pdf")
     seen = {_identity(db): "the results database"}
     for option, path in outputs.items():
         where = _identity(Path(path))

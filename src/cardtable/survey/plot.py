@@ -17,7 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, reason
 from cardtable.solver.search import Status
 from cardtable.survey.stats import Winnability, running
 from cardtable.survey.task import VERDICTS, Outcome
@@ -63,7 +63,9 @@ def _save(figure: Figure, title: str, path: str | Path) -> None:
     figure.suptitle(title)
     try:
         figure.savefig(path, dpi=110)
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise PlotError(f"cannot write the plot {str(path)!r}: {reason(error)}") from None
+    except ValueError as error:  # a file type matplotlib does not write
         raise PlotError(f"cannot write the plot {str(path)!r}: {error}") from None
 
 
