@@ -203,6 +203,18 @@ def surveyed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+def test_a_database_that_cannot_be_written_is_refused_before_a_deal_is_solved(tmp_path: Path) -> None:
+    db = tmp_path / "survey.sqlite"
+    survey(db, "1-5")
+    if subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode != 0:
+        pytest.skip("chattr cannot make the file immutable here")
+    try:
+        result = run("survey", "fan", "--deals", "1-10", "--db", str(db), *BUDGET)
+        assert_fails(result, f"cannot use {str(db)!r}: attempt to write a readonly database")
+    finally:
+        subprocess.run(["chattr", "-i", str(db)], check=True)
+
+
 def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) -> None:
     result = run("report", "alexander-the-great-lucie(redeals=0)", "--db", str(surveyed))
     assert result.exit_code == 0

@@ -291,6 +291,12 @@ class ResultStore:
         if create:
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash of the process loses nothing committed
+        if create and tables:  # a file that reads but cannot be written is refused before a deal is solved
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(f"PRAGMA user_version = {schema}")  # a write that changes nothing
+            finally:
+                db.execute("ROLLBACK")
         if create and not tables:
             self._create()
         elif create and schema < SCHEMA_VERSION:
