@@ -27,8 +27,9 @@ Why these choices:
 from __future__ import annotations
 
 import sqlite3
+import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -279,9 +280,13 @@ class ResultStore:
             raise SurveyDatabaseError(
                 f"cannot use {str(self.path)!r}: the database is damaged ({first.strip()})"
             )
-        (application,) = db.execute("PRAGMA application_id").fetchone()
-        (schema,) = db.execute("PRAGMA user_version").fetchone()
-        (tables,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        db.execute("BEGIN")  # one snapshot: another survey may be making this new file's tables
+        try:
+            (application,) = db.execute("PRAGMA application_id").fetchone()
+            (schema,) = db.execute("PRAGMA user_version").fetchone()
+            (tables,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        finally:
+            db.execute("COMMIT")
         if application == APPLICATION_ID and schema > SCHEMA_VERSION:
             raise SurveyDatabaseError(
                 f"{str(self.path)!r} was written by a newer cardtable (schema {schema})"
@@ -289,7 +294,7 @@ class ResultStore:
         if application != APPLICATION_ID and (tables or not create):
             raise SurveyDatabaseError(f"{str(self.path)!r} is not a cardtable survey database")
         if create:
-            db.execute("PRAGMA journal_mode = WAL")
+            _patiently(lambda: db.execute("PRAGMA journal_mode = WAL"))
             db.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash of the process loses nothing committed
         if create and tables:  # a file that reads but cannot be written is refused before a deal is solved
             db.execute("BEGIN IMMEDIATE")
@@ -328,6 +333,23 @@ class ResultStore:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+
+def _patiently(run: Callable[[], object]) -> None:
+    """Run ``run`` until SQLite stops saying the database is locked, for up to :data:`BUSY_SECONDS`.
+
+    Switching to WAL takes the file to itself, and SQLite reports a survey
+    starting beside it at once instead of waiting as it does for a write.
+    """
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            run()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _check_file(path: Path, create: bool) -> None:
