@@ -373,18 +373,37 @@ def test_a_worker_with_other_rules_is_refused(
 
 
 def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:
-    with pytest.raises(WorkerLostError, match="run again"), process_pool(1) as (pool, _):
-        pool.submit(os._exit, 9).result()
+    with pytest.raises(WorkerLostError, match="run again"), process_pool(1) as pool:
+        pool.executor.submit(os._exit, 9).result()
 
 
 def test_a_dask_worker_that_keeps_dying_is_one_error_not_a_traceback() -> None:
+    pytest.importorskip("distributed")  # first: its settings join dask's config as it is imported
     dask = pytest.importorskip("dask")
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),  # given up after one death
         pytest.raises(WorkerLostError, match="the Dask cluster lost its workers or its scheduler"),
-        dask_cluster("local", 1) as (pool, _),
+        dask_cluster("local", 1) as pool,
     ):
-        pool.submit(os._exit, 9).result()
+        pool.executor.submit(os._exit, 9).result()
+
+
+def test_a_cluster_left_without_workers_stops_the_survey(
+    store: ResultStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WATCH_SECONDS", 0.2)
+    monkeypatch.setattr(runner, "NO_WORKERS_GRACE", 1.0)
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        client.wait_for_workers(1)
+        cluster.scale(0)  # every worker leaves; the deals below wait for one
+        client.sync(cluster._correct_state)
+        pool = Pool(client.get_executor(pure=False), 4, lambda: len(client.nthreads()))
+        with pytest.raises(WorkerLostError, match="has had no worker for 1 s"):
+            Survey(store, FAN, range(1, 11), SMALL).run(pool)
 
 
 class AtOnce(Executor):

@@ -14,13 +14,14 @@ import io
 import itertools
 import os
 import stat
+import sys
 import tempfile
 import textwrap
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Final, TypeVar
+from typing import IO, Final, TypeVar, cast
 
 import click
 
@@ -124,8 +125,8 @@ def _opened(path: str) -> Iterator[io.BufferedReader]:
         with open(path, "rb") as file:
             yield file
         return
-    stdin = click.get_binary_stream("stdin")
-    yield stdin if isinstance(stdin, io.BufferedReader) else io.BufferedReader(stdin)  # type: ignore[arg-type]
+    stdin = sys.stdin.buffer  # CliRunner's too: it replaces sys.stdin
+    yield stdin if isinstance(stdin, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, stdin))
 
 
 def _reason(problem: OSError, path: str) -> str:

@@ -15,6 +15,7 @@ import re
 import secrets
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -669,6 +670,6 @@ def _opened(text: str, path: str) -> Session:
 
 def _enable_line_editing() -> None:
     """Arrow keys and history for input() on a terminal, where the readline module exists."""
-    if click.get_text_stream("stdin").isatty():
+    if sys.stdin.isatty():
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  # importing it is what turns it on

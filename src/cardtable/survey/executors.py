@@ -19,7 +19,7 @@ import os
 import re
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
@@ -34,10 +34,12 @@ IN_FLIGHT_PER_WORKER: Final = 2
 
 
 class Pool(NamedTuple):
-    """An executor, and how many deals to keep in flight on it."""
+    """An executor, how many deals to keep in flight on it, and how to count its workers if they can all go."""
 
     executor: Executor
     in_flight: int
+    workers: Callable[[], int] | None = None
+    """A cluster's workers now: a Dask cluster's may all leave, and then its deals wait for ever."""
 
 
 class SchedulerError(CardtableError):
@@ -148,7 +150,7 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         try:
-            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER)
+            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, lambda: len(client.nthreads()))  # type: ignore[no-untyped-call]
         except (KilledWorker, CommClosedError, CancelledError) as error:
             raise WorkerLostError(
                 f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"

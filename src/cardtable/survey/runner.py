@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
+from typing import Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
-from cardtable.survey.executors import Pool
+from cardtable.survey.executors import Pool, WorkerLostError
 from cardtable.survey.store import ResultStore
 from cardtable.survey.task import Budget, Outcome, solve_deal
 
@@ -90,9 +91,21 @@ class Survey:
         self.tally.verdicts[outcome.verdict] += 1
 
 
+WATCH_SECONDS: Final = 5.0
+"""How often a survey waiting on a cluster looks whether it still has workers."""
+NO_WORKERS_GRACE: Final = 60.0
+"""How long a cluster may have no worker (a restart, a new node joining) before the survey stops."""
+
+
 def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> Iterator[Outcome]:
-    """The outcomes as they complete, with at most ``pool.in_flight`` deals in flight."""
+    """The outcomes as they complete, with at most ``pool.in_flight`` deals in flight.
+
+    A cluster left without workers would leave its deals waiting for ever: after
+    :data:`NO_WORKERS_GRACE` seconds of that, the survey stops with a
+    :class:`WorkerLostError`, its results so far stored.
+    """
     pending: set[Future[Outcome]] = set()
+    alone_since: float | None = None
     while True:
         for number in todo:
             pending.add(pool.executor.submit(solve_deal, game, number, budget))
@@ -100,7 +113,18 @@ def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> It
                 break
         if not pending:
             return
-        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        done, pending = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+        if not done:
+            if pool.workers is None or pool.workers() > 0:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKERS_GRACE:
+                raise WorkerLostError(
+                    f"the Dask cluster has had no worker for {NO_WORKERS_GRACE:.0f} s; the results so far are"
+                    " stored: start workers and run again to go on"
+                )
+            continue
         failed = next((future for future in done if future.exception() is not None), None)
         outcomes = [future.result() for future in done if future is not failed and future.exception() is None]
         yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
