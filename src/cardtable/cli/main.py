@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import os
 import importlib
 import sys
 from typing import Any, Final, NoReturn
@@ -69,6 +70,7 @@ class LazyGroup(click.Group):
         except OSError as error:
             if error.errno not in OUTPUT_ERRNOS:
                 raise  # a broken pipe is click's to end quietly; anything else is a bug to see
+            _drop_output()
             _complain(f"cannot write the output: {reason(error)}")
         except UnicodeEncodeError as error:
             if not _is_output_encoding(error.encoding):
@@ -85,6 +87,15 @@ OUTPUT_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno
 A command turns the errors of the files it reads and writes into CardtableErrors
 itself, so these come from writing standard output: ``> /dev/full``, a full disk.
 """
+
+
+def _drop_output() -> None:
+    """Send standard output to /dev/null: what it still holds is lost already, and flushing it
+    as Python exits would fail again, print a traceback and make the exit code 120."""
+    with contextlib.suppress(OSError, ValueError):  # no file behind it (CliRunner): nothing to flush
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _is_output_encoding(encoding: str) -> bool:
