@@ -12,8 +12,8 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
-import os
 import importlib
+import os
 import sys
 from typing import Any, Final, NoReturn
 
