@@ -74,3 +74,22 @@ def test_slash_on_a_narrow_screen_opens_the_menu_that_holds_the_move_box(
         table_at(page, moves=0)
     finally:
         context.close()
+
+
+def test_the_table_plays_from_the_keyboard(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    page.uncheck("#autoplay")
+    first = page.locator('#table .slot[data-pile="foundation/0"]')
+    first.focus()
+    page.keyboard.press("ArrowRight")  # the arrow keys go from pile to pile
+    expect(page.locator('#table .slot[data-pile="foundation/1"]')).to_be_focused()
+    page.locator('#table .slot[data-pile="fan/5"]').focus()
+    page.keyboard.press("Enter")  # picks the top card, as a click does ...
+    expect(page.locator('#table .card.selected[data-pile="fan/5"]')).to_have_count(1)
+    page.locator('#table .slot[data-pile="foundation/2"]').focus()
+    page.keyboard.press("Enter")  # ... and places it
+    table_at(page, moves=1)
+    expect(page.locator('#table .slot[data-pile="foundation/2"]')).to_have_attribute(
+        "aria-label", "foundation f2, 2 cards, top queen of clubs, builds down from king"
+    )
+    expect(page.locator('#table .slot[data-pile="foundation/2"]')).to_be_focused()

@@ -53,6 +53,9 @@ export class Table {
     root.addEventListener("pointerup", (e) => this.up(e));
     root.addEventListener("pointercancel", () => this.cancel());
     root.addEventListener("contextmenu", (e) => e.preventDefault());
+    root.addEventListener("keydown", (e) => this.key(e));
+    root.addEventListener("focusin", () => this.markFocus());
+    root.addEventListener("focusout", () => this.clearMarks("focused"));
   }
 
   pile(id) {
@@ -94,11 +97,12 @@ export class Table {
       const label = pileLabel(pile);
       items.push(
         {
-          key: `slot|${pile.id}|${mark}|${label}`,
+          key: `slot|${pile.id}|${mark}`,
           cls: `slot ${pile.group}${pile.count ? "" : " empty"}`,
           data: { pile: pile.id },
           style: `left:${box.x}px;top:${box.y}px;width:${g.cw}px;height:${g.ch}px`,
           label,
+          role: "button", // a pile is played from the keyboard as by clicks: Enter picks, Enter places
           inner: mark,
         },
         {
@@ -113,7 +117,10 @@ export class Table {
     }
     this.root.style.height = `${Math.ceil(g.height)}px`;
     this.root.style.setProperty("--cw", `${g.cw}px`);
+    const focused = this.root.contains(document.activeElement) && document.activeElement.dataset.pile;
     this.reconcile(items);
+    if (focused && document.activeElement === document.body) this.slot(focused)?.focus(); // its slot was made anew
+    this.markFocus();
     Object.assign(this.root.dataset, { moves: view.moves, status: view.status, game: view.game, deal: view.deal ?? "" });
   }
 
@@ -132,15 +139,17 @@ export class Table {
         const cls = [item.cls, ...stays].join(" ");
         if (el.className !== cls) el.className = cls;
         if (el.placed !== item.style) el.style.cssText = item.style;
+        if (item.label && el.getAttribute("aria-label") !== item.label) el.setAttribute("aria-label", item.label);
       } else {
         el = document.createElement("div");
         el.className = item.cls;
         el.style.cssText = item.style;
         Object.assign(el.dataset, item.data || {});
         if (item.label) {
-          el.setAttribute("role", "img");
+          el.setAttribute("role", item.role || "img");
           el.setAttribute("aria-label", item.label);
         }
+        if (item.role === "button") el.tabIndex = 0;
         if (item.hidden) el.setAttribute("aria-hidden", "true");
         if (item.text !== undefined) el.textContent = item.text;
         else el.innerHTML = item.inner;
@@ -263,6 +272,32 @@ export class Table {
       this.mark(move.to, "hint-target");
     } else if (move.kind === "deal") {
       this.mark("stock/0", "hint");
+    }
+  }
+
+  // -- the keyboard ----------------------------------------------------------
+
+  /** Enter or Space on a pile is a click on it; the arrow keys go to the pile before or after. */
+  key(e) {
+    const pileId = e.target.classList.contains("slot") ? e.target.dataset.pile : null;
+    if (!pileId || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.click(pileId, performance.now());
+    } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
+      e.preventDefault();
+      const slots = [...this.root.querySelectorAll(".slot")];
+      const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
+      slots[(slots.indexOf(e.target) + step + slots.length) % slots.length].focus();
+    }
+  }
+
+  /** Ring the pile that has the keyboard's focus: its slot lies under its cards, which hide its own ring. */
+  markFocus() {
+    this.clearMarks("focused");
+    const el = document.activeElement;
+    if (el && el.classList.contains("slot") && this.root.contains(el) && el.matches(":focus-visible")) {
+      this.mark(el.dataset.pile, "focused");
     }
   }
 
