@@ -11,6 +11,7 @@ import gc
 import gzip
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -213,6 +214,24 @@ def test_a_database_that_cannot_be_written_is_refused_before_a_deal_is_solved(tm
         assert_fails(result, f"cannot use {str(db)!r}: attempt to write a readonly database")
     finally:
         subprocess.run(["chattr", "-i", str(db)], check=True)
+
+
+def test_a_survey_on_read_only_storage_can_be_reported(surveyed: Path, tmp_path: Path) -> None:
+    shelf, mounted = tmp_path / "shelf", tmp_path / "mounted"
+    shelf.mkdir()
+    mounted.mkdir()
+    shutil.copy(surveyed, shelf / "survey.sqlite")
+    if subprocess.run(["mount", "--bind", str(shelf), str(mounted)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount here (not root, or no mount namespace)")
+    try:
+        if subprocess.run(["mount", "-o", "remount,bind,ro", str(mounted)], capture_output=True).returncode:
+            pytest.skip("cannot make a mount read-only here")
+        there = run("report", "fan", "--db", str(mounted / "survey.sqlite"))
+        assert there.exit_code == 0, there.stderr
+        here = run("report", "fan", "--db", str(shelf / "survey.sqlite"))
+        assert there.output.splitlines()[1:] == here.output.splitlines()[1:]  # all but the path
+    finally:
+        subprocess.run(["umount", str(mounted)], check=True)
 
 
 def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) -> None:

@@ -135,9 +135,29 @@ class ResultStore:
             self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             try:
                 self._prepare(create)
+            except sqlite3.OperationalError as error:
+                self._db.close()
+                if create or "unable to open" not in str(error) or Path(f"{self.path}-wal").exists():
+                    raise
+                self._open_read_only()
             except BaseException:
                 self._db.close()
                 raise
+
+    def _open_read_only(self) -> None:
+        """Open the file as it stands, for a report on storage that cannot be written (a read-only mount).
+
+        SQLite could not make the shared-memory index a WAL database keeps beside
+        it; with no write-ahead log there to read, the file alone is the whole
+        database, and SQLite may read it as one that nothing changes.
+        """
+        uri = f"{self.path.absolute().as_uri()}?immutable=1"
+        self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+        try:
+            self._prepare(create=False)
+        except BaseException:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         """Close the file; the store cannot be used afterwards."""
