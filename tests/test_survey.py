@@ -465,3 +465,19 @@ def test_surveys_that_start_together_on_a_new_file_all_open_it(tmp_path: Path) -
         for opener in openers:
             opener.join()
     assert answers == ["ok"] * 32
+
+
+def test_dask_logs_nothing_but_the_critical_while_a_survey_uses_a_cluster() -> None:
+    import logging
+
+    from cardtable.survey.executors import _quiet_dask
+
+    # Dask gives this logger a handler of its own (not under pytest, which configures logging first)
+    client_log, handler = logging.getLogger("distributed.client"), logging.StreamHandler()
+    client_log.addHandler(handler)
+    try:
+        with _quiet_dask():  # what a lost scheduler has it say, dozens of lines, is held back
+            assert handler.level == logging.CRITICAL
+        assert handler.level == logging.NOTSET, "the levels are given back"
+    finally:
+        client_log.removeHandler(handler)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
@@ -146,16 +147,48 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
         )
     except (OSError, ValueError, TypeError) as error:
         raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
-    with client:
+    with _quiet_dask(), client:  # quiet first: closing a client whose scheduler is gone logs too
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         try:
-            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, lambda: len(client.nthreads()))  # type: ignore[no-untyped-call]
+            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, partial(_workers, client, CommClosedError))
         except (KilledWorker, CommClosedError, CancelledError) as error:
             raise WorkerLostError(
                 f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"
                 " so far are stored: run again to go on"
             ) from None
+
+
+@contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log held back to what is critical, as a LocalCluster's is, for the survey's duration.
+
+    A scheduler that goes away has Dask's client log its tracebacks, dozens
+    of lines, before the survey can say in one line what happened.
+    """
+    loggers = logging.root.manager.loggerDict.items()  # Dask gives several loggers their own handler
+    handlers = [
+        handler
+        for name, log in loggers
+        if isinstance(log, logging.Logger) and name.split(".")[0] in ("distributed", "tornado")
+        for handler in log.handlers
+    ]
+    levels = [handler.level for handler in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels, strict=True):
+            handler.setLevel(level)
+
+
+def _workers(client: Any, lost: type[Exception]) -> int:
+    """The workers of a Dask client's cluster now; none if its scheduler is out of reach."""
+    try:
+        return len(client.nthreads())
+    except (OSError, lost):
+        return 0
 
 
 SCHEDULER_ADDRESS: Final = re.compile(r"^(?:tcp|tls)://(?:\[[^\]]+\]|[^\s/:\[\]]+):(\d{1,5})$")
