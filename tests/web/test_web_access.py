@@ -93,3 +93,15 @@ def test_the_table_plays_from_the_keyboard(page: Page) -> None:
         "aria-label", "foundation f2, 2 cards, top queen of clubs, builds down from king"
     )
     expect(page.locator('#table .slot[data-pile="foundation/2"]')).to_be_focused()
+
+
+def test_the_table_is_one_stop_of_tab(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    stops = page.locator('#table [tabindex="0"]')
+    expect(stops).to_have_count(1)
+    page.locator("#command").focus()
+    page.keyboard.press("Tab")  # from the move box into the table: its first pile
+    expect(page.locator('#table .slot[data-pile="foundation/0"]')).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator('#table .slot[data-pile="foundation/1"]')).to_have_attribute("tabindex", "0")
+    expect(stops).to_have_count(1)

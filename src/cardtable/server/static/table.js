@@ -120,6 +120,7 @@ export class Table {
     const focused = this.root.contains(document.activeElement) && document.activeElement.dataset.pile;
     this.reconcile(items);
     if (focused && document.activeElement === document.body) this.slot(focused)?.focus(); // its slot was made anew
+    this.oneTabStop();
     this.markFocus();
     Object.assign(this.root.dataset, { moves: view.moves, status: view.status, game: view.game, deal: view.deal ?? "" });
   }
@@ -149,7 +150,7 @@ export class Table {
           el.setAttribute("role", item.role || "img");
           el.setAttribute("aria-label", item.label);
         }
-        if (item.role === "button") el.tabIndex = 0;
+        if (item.role === "button") el.tabIndex = -1; // the table is one stop of Tab (see oneTabStop)
         if (item.hidden) el.setAttribute("aria-hidden", "true");
         if (item.text !== undefined) el.textContent = item.text;
         else el.innerHTML = item.inner;
@@ -288,8 +289,19 @@ export class Table {
       e.preventDefault();
       const slots = [...this.root.querySelectorAll(".slot")];
       const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
-      slots[(slots.indexOf(e.target) + step + slots.length) % slots.length].focus();
+      const next = slots[(slots.indexOf(e.target) + step + slots.length) % slots.length];
+      e.target.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
     }
+  }
+
+  /** Make the table one stop of Tab, at the pile last gone to (the first at the start): a
+   *  keyboard player crosses the table with one key, not one per pile, and goes within it by arrows. */
+  oneTabStop() {
+    const slots = [...this.root.querySelectorAll(".slot")];
+    const stop = slots.find((slot) => slot.tabIndex === 0) || slots[0];
+    for (const slot of slots) slot.tabIndex = slot === stop ? 0 : -1;
   }
 
   /** Ring the pile that has the keyboard's focus: its slot lies under its cards, which hide its own ring. */
