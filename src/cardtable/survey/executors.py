@@ -151,7 +151,7 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         try:
-            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, partial(_workers, client, CommClosedError))
+            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, partial(_workers, client))
         except (KilledWorker, CommClosedError, CancelledError) as error:
             raise WorkerLostError(
                 f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"
@@ -183,11 +183,11 @@ def _quiet_dask() -> Iterator[None]:
             handler.setLevel(level)
 
 
-def _workers(client: Any, lost: type[Exception]) -> int:
+def _workers(client: Any) -> int:
     """The workers of a Dask client's cluster now; none if its scheduler is out of reach."""
     try:
         return len(client.nthreads())
-    except (OSError, lost):
+    except OSError:  # Dask's CommClosedError among them
         return 0
 
 

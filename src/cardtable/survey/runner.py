@@ -125,8 +125,8 @@ def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> It
                     " stored: start workers and run again to go on"
                 )
             continue
-        failed = next((future for future in done if future.exception() is not None), None)
-        outcomes = [future.result() for future in done if future is not failed and future.exception() is None]
+        failed = [future for future in done if future.exception() is not None]
+        outcomes = [future.result() for future in done if future not in failed]
         yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
-        if failed is not None:
-            failed.result()  # raises its error
+        if failed:
+            failed[0].result()  # raises its error

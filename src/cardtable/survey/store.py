@@ -132,29 +132,21 @@ class ResultStore:
         self.path = Path(path)
         with self._guard():
             _check_file(self.path, create)
-            self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
             try:
-                self._prepare(create)
+                self._open(str(self.path), create)
             except sqlite3.OperationalError as error:
-                self._db.close()
                 if create or "unable to open" not in str(error) or Path(f"{self.path}-wal").exists():
                     raise
-                self._open_read_only()
-            except BaseException:
-                self._db.close()
-                raise
+                # Storage that cannot be written (a read-only mount): SQLite could not make the
+                # shared-memory index a WAL database keeps beside it. With no write-ahead log
+                # there to read, the file alone is the whole database, to read as one nothing changes.
+                self._open(f"{self.path.absolute().as_uri()}?immutable=1", create, uri=True)
 
-    def _open_read_only(self) -> None:
-        """Open the file as it stands, for a report on storage that cannot be written (a read-only mount).
-
-        SQLite could not make the shared-memory index a WAL database keeps beside
-        it; with no write-ahead log there to read, the file alone is the whole
-        database, and SQLite may read it as one that nothing changes.
-        """
-        uri = f"{self.path.absolute().as_uri()}?immutable=1"
-        self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    def _open(self, name: str, create: bool, *, uri: bool = False) -> None:
+        """Connect to the file (``name`` an SQLite URI if ``uri``) and check, or make, the survey in it."""
+        self._db = sqlite3.connect(name, uri=uri, timeout=BUSY_SECONDS, isolation_level=None)
         try:
-            self._prepare(create=False)
+            self._prepare(create)
         except BaseException:
             self._db.close()
             raise
