@@ -84,6 +84,28 @@ def test_one_pile_that_cannot_move() -> None:
         parse_move(alexander(), "f0")
 
 
+def test_a_group_without_a_number_takes_a_pile_of_it_that_takes_the_card() -> None:
+    state = alexander()
+    assert parse_move(state, "t3 f") == Move.from_text("fan/3 foundation/2 2C")
+    assert parse_move(state, "t0 f") == Move.from_text("fan/0 foundation/0 QH")  # home, not onto KH
+    assert parse_move(state, "t0 t") == Move.from_text("fan/0 fan/1 QH")  # the one fan that takes it
+    with pytest.raises(InvalidMoveError, match=r"^ambiguous move: 't1 t' could go to t0, t4, t5"):
+        parse_move(state, "t1 t")  # K♥ onto Q♥ or into an empty fan
+
+
+def test_a_group_target_that_takes_nothing_says_so() -> None:
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 't1 f': K♥ cannot go on any foundation now$"):
+        parse_move(alexander(), "t1 f")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"), [("t f0", "say which fan in 't f0': t0 to t11"), ("tf0", "say which fan")]
+)
+def test_a_source_group_of_several_piles_needs_its_number(text: str, message: str) -> None:
+    with pytest.raises(InvalidMoveError, match=f"^{message}"):
+        parse_move(alexander(), text)
+
+
 @pytest.mark.parametrize(
     ("text", "move"),
     [

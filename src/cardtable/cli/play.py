@@ -40,7 +40,7 @@ from cardtable.formats import (
     deal_from_dict,
     deal_to_dict,
     move_to_dict,
-    read_deal,
+    parse_json,
     record_kind,
     saved_game_from_dict,
 )
@@ -376,7 +376,7 @@ class Session:
         state = self.state
         lines = [
             "Moves (the last card of a line is the one that plays):",
-            "  t3 f1    the top card of t3 onto f1 (t3f1 works too)",
+            "  t3 f1    the top card of t3 onto f1 (t3f1 works too); t3 f onto a foundation that takes it",
             "  t3       the top card of t3 onto a foundation, or onto the one pile that takes it",
             "  7c       that card, if it is on top, the same way (ranks A 2-10 J Q K or T, suits c d h s)",
         ]
@@ -651,14 +651,9 @@ def _session_from_text(text: str, path: str) -> Session:
 
 def _opened(text: str, path: str) -> Session:
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise InvalidSaveError(
-            "not a saved game, a solution or a deal: malformed json"
-            f" at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
-        ) from None
-    except (ValueError, RecursionError):
-        return Session(read_deal(text))  # it names the problem
+        obj = parse_json(text, "", InvalidSaveError)
+    except InvalidSaveError as problem:
+        raise InvalidSaveError(f"not a saved game, a solution or a deal: {problem}") from None
     kind = record_kind(obj)
     if kind == "saved game":
         return Session.resume(saved_game_from_dict(obj), path)

@@ -5,10 +5,12 @@ foundations, ``t0``... for the fans or tableau, ``r0``/``r1`` for the reserves,
 ``w`` for the waste, ``s`` for the stock). A move is written:
 
 * ``t3 f1`` (or ``t3f1``): the top card of t3 onto f1;
+* ``t3 f``: the top card of t3 onto a pile of that group that takes it (a
+  foundation first, as below);
 * ``t3`` or a card name such as ``7c``: that card onto a foundation that takes it,
   or else onto the only pile that takes it;
 * ``d`` (or ``deal``): deal a card from the stock onto the waste;
-* ``redeal``: gather and deal the fans again.
+* ``redeal`` (or ``rd``): gather and deal the fans again.
 
 This notation depends on the position (like SAN in chess), so it lives beside
 :class:`~cardtable.core.state.State` rather than on :class:`Move`.
@@ -22,7 +24,7 @@ from typing import Final
 from cardtable.core.cards import card_symbol, parse_card
 from cardtable.core.errors import IllegalMoveError, InvalidCardError, InvalidMoveError
 from cardtable.core.move import CARD, DEAL, Move, PileId
-from cardtable.core.spec import Kind
+from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
 _PILES: Final = re.compile(r"^([a-z])(\d*)\s*(?:([a-z])(\d*))?$")
@@ -79,6 +81,8 @@ def parse_move(state: State, text: str) -> Move:
         source = _pile(state, letter, number, text)
         if to_letter is None:
             return _only_move(state, source, text)
+        if not to_number and not _single_pile(state, to_letter):
+            return _only_move(state, source, text, _group(state, to_letter, "", text).name)
         target = _pile(state, to_letter, to_number, text)
         top = state.pile(source)
         if not top:
@@ -100,15 +104,24 @@ def _single_pile(state: State, letter: str) -> bool:
     return any(g.code == letter and g.count == 1 for g in state.spec.groups)
 
 
-def _pile(state: State, letter: str, number: str, text: str) -> PileId:
+def _group(state: State, letter: str, number: str, text: str) -> PileGroup:
+    """The group of piles a code's letter names."""
     for group in state.spec.groups:
         if group.code == letter:
-            pile = PileId(group.name, int(number) if number else 0)
-            if state.plan.index(pile) is None:
-                raise InvalidMoveError(f"no pile {letter}{number} in {text!r}")
-            return pile
+            return group
     codes = sorted({g.code for g in state.spec.groups})
     raise InvalidMoveError(f"no pile {letter}{number} in {text!r} (piles start with {', '.join(codes)})")
+
+
+def _pile(state: State, letter: str, number: str, text: str) -> PileId:
+    """The pile a code names; a group of several piles needs its number."""
+    group = _group(state, letter, number, text)
+    if not number and group.count > 1:
+        raise InvalidMoveError(f"say which {group.name} in {text!r}: {letter}0 to {letter}{group.count - 1}")
+    pile = PileId(group.name, int(number) if number else 0)
+    if state.plan.index(pile) is None:
+        raise InvalidMoveError(f"no pile {letter}{number} in {text!r}")
+    return pile
 
 
 def _checked(state: State, move: Move, text: str) -> Move:
@@ -137,15 +150,22 @@ def _card_move(state: State, words: str, text: str) -> Move:
     return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
 
 
-def _only_move(state: State, source: PileId, text: str) -> Move:
-    """The move of ``source``'s top card: to a foundation if one takes it, else the one place."""
-    moves = [m for m in state.legal_moves if m.kind == CARD and m.source == source]
+def _only_move(state: State, source: PileId, text: str, group: str | None = None) -> Move:
+    """The move of ``source``'s top card (to a pile of ``group``, if given): to a foundation if one takes it, else the one place."""
+    moves = [
+        m
+        for m in state.legal_moves
+        if m.kind == CARD
+        and m.source == source
+        and (group is None or (m.target is not None and m.target.group == group))
+    ]
     if not moves:
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
             raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
         pile = state.pile(source)
         what = card_symbol(pile[-1]) if pile else f"{pile_code(state, source)} (empty)"
-        raise IllegalMoveError(f"illegal move: {text!r}: {what} cannot go anywhere now")
+        where = "anywhere" if group is None else f"on any {group}"
+        raise IllegalMoveError(f"illegal move: {text!r}: {what} cannot go {where} now")
     home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
     if len(home) >= 1:
         return home[0]
