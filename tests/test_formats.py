@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -736,6 +737,16 @@ def test_a_mistake_is_found_at_its_line_however_the_text_is_cut(seed: int) -> No
     pieces = _pieces(text, [rng.randrange(len(text)) for _ in range(20)])
     with pytest.raises(InvalidSolutionError, match=f"malformed solution json at line {line} column "):
         list(solutions_in(pieces))
+
+
+@pytest.mark.parametrize("cut", [0, 30, 2000])
+def test_a_number_too_long_to_read_is_malformed_json(cut: int) -> None:
+    text = '{"game": "fan", "deal": ' + "1" * 5000 + ', "result": "won", "moves": []}'
+    problem = "malformed solution json: exceeds the limit (4300 digits) for integer string conversion"
+    with pytest.raises(InvalidSolutionError, match=re.escape(problem)):
+        list(solutions_in(_pieces(text, [cut])))
+    with pytest.raises(InvalidDealError, match=re.escape(problem.replace("solution", "deal"))):
+        read_deal(text)
 
 
 def test_what_cannot_begin_a_value_is_refused_without_reading_on() -> None:

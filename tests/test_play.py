@@ -448,6 +448,10 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
             "{not json",
             "'bad.json': not a saved game, a solution or a deal: malformed json at line 1 column 2",
         ),
+        (
+            "[" + "1" * 5000 + "]",
+            "'bad.json': not a saved game, a solution or a deal: malformed json: exceeds the limit",
+        ),
         ('{"game": "fan", "deal": {"game": "fan", "deal": 1}, "moves": []}', "its deal: "),
         ("NOT A LIST", "'moves' must be a list of moves"),
         ("MOVES", "move 1 ("),

@@ -70,24 +70,30 @@ _NOT_A_DEAL: Final = {
 }
 
 
-def _parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
+def parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
+    """The JSON value of ``text``; any problem is ``error``, naming ``what`` was read ("deal") and where."""
     with _reading_json(what, error):
         return json.loads(text)
 
 
 @contextmanager
-def _reading_json(what: str, error: type[CardtableError]) -> Iterator[None]:
-    """Turn the json module's complaints into ``error``, naming what was being read and where."""
+def _reading_json(what: str, error: type[CardtableError], first_line: int = 1) -> Iterator[None]:
+    """Turn the json module's complaints into ``error``, naming what was being read and where.
+
+    ``first_line`` is the line of the whole text that the text read starts on.
+    Besides malformed text, the json module refuses numbers of over 4,300
+    digits with a plain ValueError, and deep nesting with a RecursionError.
+    """
+    json_what = f"{what} json" if what else "json"
     try:
         yield
     except json.JSONDecodeError as problem:
-        raise error(
-            f"malformed {what} json at line {problem.lineno} column {problem.colno}: {problem.msg.lower()}"
-        ) from None
-    except (TypeError, ValueError) as problem:
-        raise error(f"malformed {what}: {problem}") from None
+        where = f"line {first_line + problem.lineno - 1} column {problem.colno}"
+        raise error(f"malformed {json_what} at {where}: {problem.msg.lower()}") from None
+    except (TypeError, ValueError) as problem:  # not text; "exceeds the limit (4300 digits) ...; use sys..."
+        raise error(f"malformed {json_what}: {str(problem).split(';')[0].lower()}") from None
     except RecursionError:
-        raise error(f"malformed {what} json: nested too deeply") from None
+        raise error(f"malformed {json_what}: nested too deeply") from None
 
 
 # -- deals ---------------------------------------------------------------------
@@ -115,7 +121,7 @@ def deal_to_json(state: State) -> str:
 
 def read_deal(text: str) -> State:
     """Parse a deal file's text into a position, checking it fully."""
-    return deal_from_dict(_parse_json(text, "deal", InvalidDealError))
+    return deal_from_dict(parse_json(text, "deal", InvalidDealError))
 
 
 def deal_from_dict(obj: Any) -> State:
@@ -249,7 +255,7 @@ class Solution:
 
 def read_solution(text: str) -> Solution:
     """Parse a solution file (its moves are not replayed here: see :func:`replay`)."""
-    return _solution_from(_parse_json(text, "solution", InvalidSolutionError))
+    return _solution_from(parse_json(text, "solution", InvalidSolutionError))
 
 
 def read_solutions(text: str) -> list[Solution]:
@@ -309,14 +315,8 @@ def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -
         if at == len(text) and ended:
             break
         if at < len(text) and (ended or len(text) - at >= 2 * tried):
-            try:
+            with _reading_json(what, error, line - text.count("\n", 0, counted)):  # the line ``text`` starts on
                 value = _decoded(decoder, text, at, ended)
-            except json.JSONDecodeError as problem:
-                first = line - text.count("\n", 0, counted)  # the line ``text`` starts on
-                where = f"line {first + problem.lineno - 1} column {problem.colno}"
-                raise error(f"malformed {what} json at {where}: {problem.msg.lower()}") from None
-            except RecursionError:
-                raise error(f"malformed {what} json: nested too deeply") from None
             if value is not None:
                 line, counted = line + text.count("\n", counted, at), at
                 yield value[0], line
@@ -503,7 +503,7 @@ class SavedGame:
 
 def read_saved_game(text: str) -> SavedGame:
     """Parse a saved game, or a solution file (its verdict ignored); its moves are replayed by :meth:`SavedGame.replayed`."""
-    return saved_game_from_dict(_parse_json(text, "saved game", InvalidSaveError))
+    return saved_game_from_dict(parse_json(text, "saved game", InvalidSaveError))
 
 
 def saved_game_from_dict(obj: Any) -> SavedGame:
