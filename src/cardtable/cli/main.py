@@ -42,23 +42,13 @@ class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when that command runs."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in COMMANDS if self._load(name) is not None]
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return self._load(cmd_name)
-
-    @staticmethod
-    def _load(name: str) -> click.Command | None:
-        if name not in COMMANDS:
+        if cmd_name not in COMMANDS:
             return None
-        module_name, attribute = COMMANDS[name]
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as missing:
-            if missing.name == module_name:
-                return None  # a command whose module is not written yet
-            raise
-        command = getattr(module, attribute)
+        module_name, attribute = COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
         return command
 
