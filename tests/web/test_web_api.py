@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 import pytest
@@ -551,3 +552,25 @@ def test_changes_from_another_origin_are_refused(client: TestClient) -> None:
     assert client.get("/api/stats", headers={"origin": "http://127.0.0.1:3000"}).status_code == 200
     assert client.get("/api/plays/current").status_code == 404, "nothing was started"
     assert client.post("/api/plays", json=body, headers={"origin": "http://testserver"}).status_code == 201
+
+
+def test_a_database_locked_by_another_program_is_a_503_that_changes_nothing(
+    client: TestClient, store: Store
+) -> None:
+    play = start(client)["id"]
+    legal = move_to_dict(next(iter(deal(load_game(ALEXANDER), 10).legal_moves)))
+    before = store.get(store_player(client), play)
+    store._db.execute("PRAGMA busy_timeout = 50")  # not five seconds of waiting in a test
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program holds the file
+    try:
+        refused = move(client, play, 503, move=legal)
+        assert (
+            refused["detail"] == "the game database cannot be used just now (database is locked): try again"
+        )
+        assert post(client, "/api/plays", {"game": ALEXANDER, "deal": 3}, 503)["detail"].endswith("try again")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert store.get(store_player(client), play) == before
+    assert move(client, play, move=legal)["moves"] == 1

@@ -1,12 +1,16 @@
-"""Every refusal becomes a 4xx answer with a sentence in ``detail``; nothing becomes a 500.
+"""Every refusal becomes a 4xx answer with a sentence in ``detail``; a database that cannot be used, a 503.
 
 The core's errors already say what is wrong and where (style.md), so their text
-goes out as it is. Validation errors of pydantic are boiled down to one line
+goes out as it is. SQLite's own errors (a database locked by another program
+past the busy timeout, a full disk, a damaged file) leave the stored plays as
+they were, since each change is one transaction; the player is told to try
+again rather than shown a bare 500. Only a bug becomes a 500. Validation errors of pydantic are boiled down to one line
 naming the field, with the full list kept under ``errors``.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -32,10 +36,7 @@ STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
 
 def status_of(error: Exception) -> int:
     """The HTTP status for one of our errors."""
-    for kind, status in STATUS:
-        if isinstance(error, kind):
-            return status
-    return 400
+    return next(status for kind, status in STATUS if isinstance(error, kind))
 
 
 def _problem(status: int, detail: str, **extra: Any) -> JSONResponse:
@@ -44,6 +45,10 @@ def _problem(status: int, detail: str, **extra: Any) -> JSONResponse:
 
 async def _ours(request: Request, error: Exception) -> JSONResponse:
     return _problem(status_of(error), str(error))
+
+
+async def _database(request: Request, error: Exception) -> JSONResponse:
+    return _problem(503, f"the game database cannot be used just now ({str(error).lower()}): try again")
 
 
 async def _invalid(request: Request, error: Exception) -> JSONResponse:
@@ -62,4 +67,5 @@ def install(app: FastAPI) -> None:
     """Register the handlers on ``app``."""
     for kind, _ in STATUS:
         app.add_exception_handler(kind, _ours)
+    app.add_exception_handler(sqlite3.Error, _database)
     app.add_exception_handler(RequestValidationError, _invalid)

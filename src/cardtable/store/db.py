@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
+from cardtable.core.errors import CardtableError
 from cardtable.store.records import PlayRecord
 from cardtable.store.schema import migrate
 
@@ -26,7 +27,7 @@ JSON_FIELDS: Final = frozenset({"start", "moves", "redo"})
 HISTORY_LIMIT: Final = 500
 
 
-class ConflictError(Exception):
+class ConflictError(CardtableError):
     """The play changed since it was read, or it is gone."""
 
 
