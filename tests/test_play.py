@@ -21,9 +21,10 @@ from rich.console import Console
 from cardtable import State, deal, load_game
 from cardtable.cli import play as play_module
 from cardtable.cli.main import main
-from cardtable.cli.play import COMMANDS, NothingToDoError, Session, run_session
+from cardtable.cli.play import COMMANDS, Session, run_session
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.core.cards import card_name, card_symbol
+from cardtable.core.errors import NothingToDoError
 from cardtable.formats import read_deal, read_saved_game
 from cardtable.store import Store
 from test_cli import NO_COLOUR_SETTINGS, script

@@ -315,7 +315,9 @@ def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -
         if at == len(text) and ended:
             break
         if at < len(text) and (ended or len(text) - at >= 2 * tried):
-            with _reading_json(what, error, line - text.count("\n", 0, counted)):  # the line ``text`` starts on
+            with _reading_json(
+                what, error, line - text.count("\n", 0, counted)
+            ):  # the line ``text`` starts on
                 value = _decoded(decoder, text, at, ended)
             if value is not None:
                 line, counted = line + text.count("\n", counted, at), at

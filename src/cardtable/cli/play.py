@@ -31,7 +31,7 @@ from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
-from cardtable.core.errors import CardtableError, InvalidSaveError
+from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
 from cardtable.core.state import State
@@ -54,10 +54,6 @@ from cardtable.store.records import IDLE_CAP, PlayRecord, Status
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
 """How long a hint may think; past it the player is told no answer was found."""
-
-
-class NothingToDoError(CardtableError):
-    """``undo`` at the start, or ``redo`` with nothing taken back."""
 
 
 class SaveFailedError(CardtableError, OSError):

@@ -45,7 +45,7 @@ budget_options = [
         type=click.IntRange(min=1000),
         default=DEFAULT_TABLE_CAP,
         show_default=True,
-        help="Positions the transposition table may hold (about 250 bytes each).",
+        help="Positions the transposition table may hold (125 to 180 bytes each: the default takes about 1.1 GB).",
     ),
 ]
 

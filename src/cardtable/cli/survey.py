@@ -116,7 +116,7 @@ def _store_path(db: str | None) -> Path:
     type=click.IntRange(min=1000),
     default=DEFAULT_TABLE_CAP,
     show_default=True,
-    help="Positions one search may remember (about 250 bytes each, per worker).",
+    help="Positions one search may remember (125 to 180 bytes each, per worker: the default takes about 1.1 GB).",
 )
 @click.option(
     "--retry-unknown",

@@ -52,3 +52,8 @@ class InvalidSaveError(CardtableError, ValueError):
 
 class InvalidCheckpointError(CardtableError, ValueError):
     """A sweep's checkpoint file that is malformed, cut short, or of another position."""
+
+
+class NothingToDoError(CardtableError):
+    """A request to a game in play that has nothing to act on: undo at the start, redo with
+    nothing taken back, autoplay with no safe card, a change to a won or abandoned game."""

@@ -17,8 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from cardtable.core.errors import CardtableError, IllegalMoveError
-from cardtable.server.play import NothingToDoError
+from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError
 from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
 from cardtable.store import ConflictError

@@ -12,17 +12,12 @@ import hashlib
 import secrets
 from typing import Any
 
-from cardtable.core.errors import CardtableError, IllegalMoveError
+from cardtable.core.errors import IllegalMoveError, NothingToDoError
 from cardtable.core.move import Move
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
 from cardtable.store.records import IDLE_CAP, PlayRecord, Status
-
-
-class NothingToDoError(CardtableError):
-    """Undo with no move made, redo with nothing taken back, or a change to a won game."""
-
 
 Entry = tuple[Move, bool]  # a move and whether autoplay made it
 
@@ -58,7 +53,7 @@ class Play:
 
     @property
     def status(self) -> Status:
-        """Won, lost (no move and no redeal left), or still playing."""
+        """Won, lost (no move and no redeal left), abandoned for a new game, or still playing."""
         if self.record.status == "abandoned":
             return "abandoned"
         if self.state.is_won():

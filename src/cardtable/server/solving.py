@@ -49,7 +49,7 @@ class Budgets:
     per_deal: float = 1.5  # winnable-only: each deal tried
     deals: int = 12  # winnable-only: deals tried at most
     search: float = 15.0  # winnable-only: seconds in all
-    table: int = 600_000  # positions a search may remember (about 150 MB)
+    table: int = 600_000  # positions a search may remember (at most about 110 MB: see DEFAULT_TABLE_CAP)
 
 
 @dataclass(frozen=True)

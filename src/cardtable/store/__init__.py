@@ -1,4 +1,4 @@
-"""Saved games and statistics in SQLite: a satellite of the core that the server uses.
+"""Saved games and statistics in SQLite: a satellite of the core that the server and the terminal game use.
 
 The store keeps, per play, the starting deal and the move lists as the JSON of
 formats.md, so a game resumes by replaying them; it knows nothing of the rules.
