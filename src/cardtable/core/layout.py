@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF
+from cardtable.core.cards import DECK, RANK_OF, SUIT_OF
 from cardtable.core.move import PileId
-from cardtable.core.spec import Build, GameSpec, Kind, PileGroup
+from cardtable.core.spec import GameSpec, Kind, PileGroup
 
 
 def _fits(card: int, top: int, up: bool, down: bool, same_suit: bool) -> bool:
@@ -41,9 +41,10 @@ def on_empty_table(ranks: frozenset[int]) -> bytes:
 
 def _pile_tables(group: PileGroup, index: int) -> tuple[bytes, bytes]:
     if group.kind is Kind.FOUNDATION:
-        base = group.bases[index]
-        build = Build(up=base != KING, down=base == KING, same_suit=group.build.same_suit)
-        return on_card_table(build.up, build.down, build.same_suit), on_empty_table(frozenset({base}))
+        up = group.builds_up(index)
+        return on_card_table(up, not up, group.build.same_suit), on_empty_table(
+            frozenset({group.bases[index]})
+        )
     build = group.build
     return on_card_table(build.up, build.down, build.same_suit), on_empty_table(group.fill)
 

@@ -63,6 +63,10 @@ class PileGroup:
     bases: tuple[Rank, ...] = ()  # foundations only: the base rank of each pile
     interchangeable: bool = True  # may the solver treat its piles as a set?
 
+    def builds_up(self, index: int) -> bool:
+        """Whether foundation ``index`` builds up: from an ace up, from a king down, as its base says."""
+        return self.bases[index] != KING
+
 
 @dataclass(frozen=True)
 class GameSpec:

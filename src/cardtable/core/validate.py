@@ -88,7 +88,7 @@ def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequen
         return
     if RANK_OF[pile[0]] != base:
         raise InvalidDealError(
-            f"{where} starts with {card_name(pile[0])}; it must start with {'an ace' if base == 1 else 'a king'}"
+            f"{where} starts with {card_name(pile[0])}; it must start with {'an ace' if group.builds_up(index) else 'a king'}"
         )
     if not spec.foundation_gives and index < len(spec.foundation_starts):
         start = spec.foundation_starts[index]
@@ -96,7 +96,7 @@ def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequen
             raise InvalidDealError(
                 f"{where} starts with {card_name(pile[0])}; it must start with {card_name(start)}"
             )
-    step = 1 if base == 1 else -1
+    step = 1 if group.builds_up(index) else -1
     for below, card in itertools.pairwise(pile):
         if RANK_OF[card] != RANK_OF[below] + step or (
             group.build.same_suit and SUIT_OF[card] != SUIT_OF[below]

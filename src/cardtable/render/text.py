@@ -21,7 +21,7 @@ from typing import Final
 from rich.console import Console
 from rich.text import Text
 
-from cardtable.core.cards import KING, Card, card_symbol, is_red
+from cardtable.core.cards import Card, card_symbol, is_red
 from cardtable.core.move import PileId
 from cardtable.core.notation import pile_code
 from cardtable.core.spec import Kind, PileGroup
@@ -98,7 +98,7 @@ def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card]
     line = Text(f"  {pile_code(state, pid)}".ljust(CODE))
     if group.kind is Kind.FOUNDATION:
         line.append_text(_cell(pile[-1] if pile else None, top=True))
-        line.append(_direction(group.bases[pid.index]), style="dim")
+        line.append("up from A" if group.builds_up(pid.index) else "down from K", style="dim")
     elif group.kind is Kind.STOCK:
         line.append_text(Text(_count(len(pile))) if pile else _cell(None, top=True))
     elif group.kind is Kind.WASTE:
@@ -134,10 +134,6 @@ def _cell(card: Card | None, *, top: bool) -> Text:
     style = ("red" if is_red(card) else "") + (" bold" if top else "")
     symbol = card_symbol(card)
     return Text.assemble((symbol, style.strip()), " " * (CELL - len(symbol)))
-
-
-def _direction(base: int) -> str:
-    return "down from K" if base == KING else "up from A"
 
 
 def wrap(text: str, width: int | None) -> str:

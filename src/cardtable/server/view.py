@@ -6,7 +6,7 @@ The page never re-derives the rules: it highlights the targets listed in
 
 from __future__ import annotations
 
-from cardtable.core.cards import KING, card_name, card_names
+from cardtable.core.cards import card_name, card_names
 from cardtable.core.move import CARD, DEAL, Move
 from cardtable.core.notation import move_text, pile_code
 from cardtable.core.spec import Kind
@@ -37,7 +37,7 @@ def pile_views(state: State) -> list[PileView]:
     plan = state.plan
     for index, (pid, cards) in enumerate(zip(plan.ids, state.piles)):
         group = state.spec.group(pid.group)
-        base = group.bases[pid.index] if group.kind is Kind.FOUNDATION else None
+        up = group.builds_up(pid.index) if group.kind is Kind.FOUNDATION else None
         views.append(
             PileView(
                 id=str(pid),
@@ -45,8 +45,8 @@ def pile_views(state: State) -> list[PileView]:
                 code=pile_code(state, pid),
                 cards=[] if group.kind is Kind.STOCK else card_names(cards),
                 count=len(cards),
-                base=None if base is None else ("K" if base == KING else "A"),
-                direction=None if base is None else ("down" if base == KING else "up"),
+                base=None if up is None else ("A" if up else "K"),
+                direction=None if up is None else ("up" if up else "down"),
                 takes=index in plan.targets,
             )
         )

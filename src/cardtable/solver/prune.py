@@ -242,12 +242,12 @@ def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
     Foundations all of one base rank decide every suit; otherwise each starting
     card tells its suit's direction (Alexander: red aces up, black kings down).
     """
-    bases = spec.group("foundation").bases
-    if len(set(bases)) == 1:
-        return (bases[0] != KING,) * 4
+    foundations = spec.group("foundation")
+    if len(set(foundations.bases)) == 1:
+        return (foundations.builds_up(0),) * 4
     up = [True] * 4
-    for base, card in zip(bases, spec.foundation_starts):
-        up[SUIT_OF[card]] = base != KING
+    for index, card in enumerate(spec.foundation_starts):
+        up[SUIT_OF[card]] = foundations.builds_up(index)
     return (up[0], up[1], up[2], up[3])
 
 
