@@ -42,9 +42,8 @@ def on_empty_table(ranks: frozenset[int]) -> bytes:
 def _pile_tables(group: PileGroup, index: int) -> tuple[bytes, bytes]:
     if group.kind is Kind.FOUNDATION:
         up = group.builds_up(index)
-        return on_card_table(up, not up, group.build.same_suit), on_empty_table(
-            frozenset({group.bases[index]})
-        )
+        base_only = on_empty_table(frozenset({group.bases[index]}))
+        return on_card_table(up, not up, group.build.same_suit), base_only
     build = group.build
     return on_card_table(build.up, build.down, build.same_suit), on_empty_table(group.fill)
 
