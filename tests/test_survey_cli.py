@@ -247,6 +247,15 @@ def test_a_database_in_memory_is_refused_for_it_would_keep_nothing() -> None:
     assert result.stderr == "cardtable: --db ':memory:' would keep nothing: name a file\n"
 
 
+def test_a_database_under_home_written_with_a_tilde_goes_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # --db=~/... is not expanded by the shell
+    assert run("survey", "fan", "--deals", "1-2", "--workers", "1", "--db=~/fan.sqlite").exit_code == 0
+    assert (tmp_path / "fan.sqlite").is_file()
+    assert run("report", "fan", "--db=~/fan.sqlite").output.startswith("fan, rules version 1: 2 deals")
+
+
 def test_report_counts_and_winnability(surveyed: Path) -> None:
     rows = table(surveyed)
     won = sum(row[3] == "won" for row in rows)

@@ -37,6 +37,7 @@ from rich.text import Text
 
 from cardtable.cli.info import replaced
 from cardtable.cli.options import Seconds
+from cardtable.cli.stats import db_option
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
 from cardtable.core.errors import CardtableError, InvalidDealError
 from cardtable.core.spec import GameSpec
@@ -82,10 +83,13 @@ def parse_deal_list(text: str) -> list[int]:
     return [number for part in text.split(",") for number in parse_deal_range(part)]
 
 
-def _store_path(db: str | None) -> Path:
-    if db == ":memory:":  # SQLite's name for a database that is gone when the survey ends
+def _store_path(db: Path | None) -> Path:
+    """The results database a ``--db`` option names (``~`` expanded), or the default one."""
+    if db is None:
+        return default_path()
+    if str(db) == ":memory:":  # SQLite's name for a database that is gone when the survey ends
         raise SurveyDatabaseError("--db ':memory:' would keep nothing: name a file")
-    return Path(db) if db is not None else default_path()
+    return db.expanduser()
 
 
 # -- survey ------------------------------------------------------------------------
@@ -102,7 +106,7 @@ def _store_path(db: str | None) -> Path:
     default=None,
     help="Processes, or Dask workers for --scheduler local  [default: one per core]",
 )
-@click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
+@db_option("the survey's results (survey.sqlite)")
 @click.option(
     "--timeout",
     type=Seconds(min=0),
@@ -133,7 +137,7 @@ def survey(
     game: str,
     deal_range: str,
     workers: int | None,
-    db: str | None,
+    db: Path | None,
     timeout: float,
     max_states: int | None,
     max_table: int,
@@ -215,7 +219,7 @@ def _rate_text(tally: Tally) -> str:
 
 @click.command()
 @click.argument("game")
-@click.option("--db", default=None, metavar="FILE", help="The results database  [default: in your data dir]")
+@db_option("the survey's results (survey.sqlite)")
 @click.option("--deals", "deal_range", default=None, metavar="FIRST-LAST", help="Only these deals.")
 @click.option(
     "--plot", "plot_path", default=None, metavar="FILE.png", help="Draw the estimate and the times."
@@ -233,7 +237,7 @@ def _rate_text(tally: Tally) -> str:
 )
 def report(
     game: str,
-    db: str | None,
+    db: Path | None,
     deal_range: str | None,
     plot_path: str | None,
     as_json: bool,
