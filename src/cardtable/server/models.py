@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
+from cardtable.solver.search import Status
 
 
 class Strict(BaseModel):
@@ -130,7 +131,7 @@ class GameInfo(BaseModel):
 class VerdictView(BaseModel):
     """What the solver found from the current position."""
 
-    status: Literal["won", "unwinnable", "unknown"]
+    status: Status
     moves: list[MoveView] = Field(description="the winning line (for a hint: its first move only)")
     guess: MoveView | None = Field(
         default=None,

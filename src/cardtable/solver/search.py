@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from cardtable.core.layout import Plan
 from cardtable.core.move import Move
@@ -23,6 +23,8 @@ from cardtable.solver import updown
 from cardtable.solver.prune import Pruner
 
 Status = Literal["won", "unwinnable", "unknown"]
+STATUSES: Final[tuple[Status, ...]] = get_args(Status)
+"""The verdicts, in the order reports give them."""
 
 DEAL: Final = -1
 REDEAL: Final = -2

@@ -16,6 +16,7 @@ from typing import Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
+from cardtable.solver.search import STATUSES
 from cardtable.survey.executors import Pool, WorkerLostError
 from cardtable.survey.store import ResultStore
 from cardtable.survey.task import Budget, Outcome, solve_deal
@@ -32,7 +33,7 @@ class Tally:
     planned: int  # deals in the range
     skipped: int  # stored before this run (decided, or tried with as large a budget, when retrying unknowns)
     stored: int = 0  # results this run wrote
-    verdicts: dict[str, int] = field(default_factory=lambda: {"won": 0, "unwinnable": 0, "unknown": 0})
+    verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     seconds: float = 0.0  # wall-clock time of the run
 
     @property

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from cardtable.solver.search import Status
+from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.task import Outcome
 
 Z95: Final = 1.959963984540054
@@ -109,7 +109,7 @@ class Summary:
 
 def summarize(outcomes: Sequence[Outcome]) -> Summary:
     """Count the verdicts and measure the times of a survey's results."""
-    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
+    counts = dict.fromkeys(STATUSES, 0)
     for outcome in outcomes:
         counts[outcome.verdict] += 1
     return Summary(
@@ -126,7 +126,7 @@ def running(verdicts: Iterable[Status]) -> list[Winnability]:
     It takes verdicts rather than outcomes so that what several runs say together
     (``benchmarks/floor.py``), which has no one solve time, plots the same way.
     """
-    counts = {"won": 0, "unwinnable": 0, "unknown": 0}
+    counts = dict.fromkeys(STATUSES, 0)
     estimates = []
     for verdict in verdicts:
         counts[verdict] += 1

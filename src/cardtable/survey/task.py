@@ -19,9 +19,9 @@ from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
-from cardtable.solver.search import DEFAULT_TABLE_CAP, Status
+from cardtable.solver.search import DEFAULT_TABLE_CAP, STATUSES, Status
 
-VERDICTS: Final[tuple[Status, ...]] = ("won", "unwinnable", "unknown")
+VERDICTS: Final = STATUSES
 
 
 @dataclass(frozen=True)
