@@ -23,7 +23,7 @@ from rich.text import Text
 
 from cardtable.core.cards import Card, card_symbol, is_red
 from cardtable.core.move import PileId
-from cardtable.core.notation import pile_code
+from cardtable.core.notation import pile_code, plural
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
@@ -89,7 +89,7 @@ def _title(state: State) -> str:
         parts.append(f"deal {state.deal_number}")
     moves = len(state.move_stack)
     if moves:
-        parts.append(f"{moves} move{'s' if moves != 1 else ''}")
+        parts.append(plural(moves, "move"))
     return " · ".join(parts)
 
 
@@ -100,10 +100,10 @@ def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card]
         line.append_text(_cell(pile[-1] if pile else None, top=True))
         line.append("up from A" if group.builds_up(pid.index) else "down from K", style="dim")
     elif group.kind is Kind.STOCK:
-        line.append_text(Text(_count(len(pile))) if pile else _cell(None, top=True))
+        line.append_text(Text(plural(len(pile), "card")) if pile else _cell(None, top=True))
     elif group.kind is Kind.WASTE:
         line.append_text(_cell(pile[-1] if pile else None, top=True))
-        line.append(f"({_count(len(pile))})" if pile else "", style="dim")
+        line.append(f"({plural(len(pile), 'card')})" if pile else "", style="dim")
     elif not pile:
         line.append_text(_cell(None, top=True))
     else:
@@ -160,10 +160,6 @@ def _wrapped_line(line: str, width: int) -> str:
     return textwrap.fill(
         line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
     )
-
-
-def _count(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
 
 
 def _footer(state: State) -> str:

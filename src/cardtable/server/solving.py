@@ -60,7 +60,6 @@ class Verdict:
     moves: tuple[Move, ...] = ()
     seconds: float = 0.0
     states: int = 0
-    reason: str = ""
     guess: Move | None = None
 
 
@@ -98,7 +97,6 @@ def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict
         "moves": [move_to_dict(m) for m in result.moves],
         "seconds": result.seconds,
         "states": result.states,
-        "reason": result.reason,
         "guess": None if result.guess is None else move_to_dict(result.guess),
     }
 
@@ -164,7 +162,6 @@ class Solver:
             moves=tuple(move_from_dict(m) for m in found["moves"]),
             seconds=found["seconds"],
             states=found["states"],
-            reason=found["reason"],
             guess=None if found["guess"] is None else move_from_dict(found["guess"]),
         )
         self._remember(state, verdict)
