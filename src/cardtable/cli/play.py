@@ -26,7 +26,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, read_file, replaced
+from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
 from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
@@ -49,7 +49,7 @@ from cardtable.interrupts import ctrl_c_ignored
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit
 from cardtable.solver.prune import pruner, safe_home_move
-from cardtable.store.records import IDLE_CAP, PlayRecord, Status
+from cardtable.store.records import PlayRecord, Status, play_time
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -323,7 +323,7 @@ class Session:
 
     def _played_until(self, now: float) -> float:
         """The play time at ``now``: the time since the last line counts, up to IDLE_CAP."""
-        return self.seconds + min(max(0.0, now - self._last_line), IDLE_CAP)
+        return self.seconds + play_time(now - self._last_line)
 
     def stats(self) -> str:
         """The terminal's statistics per game (this game counts once it ends)."""
@@ -337,22 +337,17 @@ class Session:
         """A won or lost game, or a redeal that is now the way on; None otherwise."""
         state = self.state
         if state.is_won():
-            return f"You won {self.title()} in {plural(self.moves, 'move')}!"
+            return f"You won {position_label(self.state)} in {plural(self.moves, 'move')}!"
         if state.is_lost():
-            return f"No move is left: {self.title()} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
+            return f"No move is left: {position_label(self.state)} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
         if state.can_redeal() and not state.can_deal() and next(state.card_moves(), None) is None:
             left = state.redeals_left
             return f"No card can move: type redeal to gather and deal the fans again ({left} left)."
         return None
 
-    def title(self) -> str:
-        """The game id and deal number, which are all it takes to play the deal again."""
-        number = self.state.deal_number
-        return self.state.spec.id + (f" deal {number}" if number is not None else "")
-
     def greeting(self) -> str:
         """The first line: the game, where it was resumed from, and how to play it again."""
-        line = self.title()
+        line = position_label(self.state)
         if self.resumed_from is not None:
             line += f", resumed from {self.resumed_from} after {plural(self.moves, 'move')}"
         again = self.replay_command()

@@ -17,7 +17,7 @@ from cardtable.core.move import Move
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
-from cardtable.store.records import IDLE_CAP, PlayRecord, Status
+from cardtable.store.records import PlayRecord, Status, play_time
 
 Entry = tuple[Move, bool]  # a move and whether autoplay made it
 
@@ -136,7 +136,7 @@ class Play:
     def save_to(self, now: float) -> PlayRecord:
         """The record with this play's moves, status and play time, ready to write."""
         record = self.record
-        record.seconds += min(max(0.0, now - record.updated), IDLE_CAP)
+        record.seconds += play_time(now - record.updated)
         record.updated = now
         record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
         record.redo = [_entry(move, auto) for move, auto in self.redo]

@@ -14,6 +14,11 @@ IDLE_CAP: Final = 300.0
 """Seconds at most counted between two actions: a tab or a terminal left open overnight is not play time."""
 
 
+def play_time(since_last: float) -> float:
+    """The play time that the seconds since the last action add: none if the clock went back, at most IDLE_CAP."""
+    return min(max(0.0, since_last), IDLE_CAP)
+
+
 @dataclass
 class PlayRecord:
     """A row of the ``plays`` table, with its JSON columns decoded.
