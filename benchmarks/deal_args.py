@@ -6,7 +6,7 @@ import argparse
 import json
 
 from cardtable import CardtableError
-from cardtable.cli.survey import parse_deal_list
+from cardtable.core.deals import parse_deal_list
 from cardtable.formats import Solution
 
 

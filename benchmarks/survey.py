@@ -19,7 +19,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from cardtable.cli.survey import parse_deal_range
+from cardtable.core.deals import parse_deal_range
 from cardtable.games import load_game
 from cardtable.survey.executors import process_pool
 from cardtable.survey.runner import Survey, Tally

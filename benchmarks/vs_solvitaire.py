@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardtable import State, deal, load_game
-from cardtable.cli.survey import parse_deal_range
+from cardtable.core.deals import parse_deal_range
 from cardtable.core.errors import CardtableError
 from cardtable.formats import Solution, replay
 from cardtable.interop.solvitaire import check_supported, deal_json, read_classify_line, rules_json

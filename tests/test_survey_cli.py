@@ -26,7 +26,7 @@ from click.testing import CliRunner, Result
 
 import cardtable
 from cardtable.cli.main import main
-from cardtable.cli.survey import parse_deal_list
+from cardtable.core.deals import parse_deal_list
 from cardtable.core.errors import InvalidDealError
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 

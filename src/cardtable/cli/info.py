@@ -25,8 +25,8 @@ from typing import IO, Final, TypeVar, cast
 
 import click
 
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, deal
-from cardtable.core.errors import CardtableError, InvalidDealError, reason
+from cardtable.core.deals import deal, parse_deal_number
+from cardtable.core.errors import CardtableError, reason
 from cardtable.core.move import REDEAL, Move
 from cardtable.core.state import State
 from cardtable.formats import (
@@ -59,14 +59,6 @@ class OptionConflictError(CardtableError, ValueError):
 
 
 # -- turning arguments into positions -----------------------------------------
-
-
-def parse_deal_number(text: str) -> int:
-    """The deal number in ``text``, or InvalidDealError quoting it ('abc', '0', '2147483648')."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_DEAL)) + 1):
-        raise InvalidDealError(f"not a deal number: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
-    return check_deal_number(int(digits))
 
 
 def numbered_deal(game: str, number: str) -> State:

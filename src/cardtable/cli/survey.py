@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
-import re
 import signal
 import sys
 from contextlib import AbstractContextManager
@@ -38,8 +37,8 @@ from rich.text import Text
 from cardtable.cli.info import replaced
 from cardtable.cli.options import Seconds
 from cardtable.cli.stats import db_option
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
-from cardtable.core.errors import CardtableError, InvalidDealError
+from cardtable.core.deals import deal, parse_deal_range
+from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
@@ -60,27 +59,6 @@ class _Terminated(KeyboardInterrupt):
 
 def _terminate(signum: int, frame: object) -> None:
     raise _Terminated
-
-
-_RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
-
-
-def parse_deal_range(text: str) -> range:
-    """``'1-1000'`` -> range(1, 1001), ``'7'`` -> range(7, 8); InvalidDealError quoting anything else."""
-    match = _RANGE_RE.match(text)
-    if match is None:
-        raise InvalidDealError(f"not a deal range: {text!r} (give FIRST-LAST, such as 1-1000)")
-    first, last = int(match[1]), int(match[2] or match[1])
-    if not MIN_DEAL <= first <= MAX_DEAL or not MIN_DEAL <= last <= MAX_DEAL:
-        raise InvalidDealError(f"not a deal range: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
-    if last < first:
-        raise InvalidDealError(f"empty deal range: {text!r} (the first deal comes after the last)")
-    return range(first, last + 1)
-
-
-def parse_deal_list(text: str) -> list[int]:
-    """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as :func:`parse_deal_range` reads them, comma-separated."""
-    return [number for part in text.split(",") for number in parse_deal_range(part)]
 
 
 def _store_path(db: Path | None) -> Path:

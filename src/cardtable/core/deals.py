@@ -14,6 +14,7 @@ The deal's seed is ``n`` as well; it fixes the shuffles of later redeals.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from cardtable.core.cards import DECK, Card
@@ -31,6 +32,35 @@ def check_deal_number(number: int) -> int:
     if isinstance(number, bool) or not isinstance(number, int) or not MIN_DEAL <= number <= MAX_DEAL:
         raise InvalidDealError(f"not a deal number: {number!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
     return number
+
+
+def parse_deal_number(text: str) -> int:
+    """The deal number in ``text``, or InvalidDealError quoting it ('abc', '0', '2147483648')."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_DEAL)) + 1):
+        raise InvalidDealError(f"not a deal number: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
+    return check_deal_number(int(digits))
+
+
+_RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
+
+
+def parse_deal_range(text: str) -> range:
+    """``'1-1000'`` -> range(1, 1001), ``'7'`` -> range(7, 8); InvalidDealError quoting anything else."""
+    match = _RANGE_RE.match(text)
+    if match is None:
+        raise InvalidDealError(f"not a deal range: {text!r} (give FIRST-LAST, such as 1-1000)")
+    first, last = int(match[1]), int(match[2] or match[1])
+    if not MIN_DEAL <= first <= MAX_DEAL or not MIN_DEAL <= last <= MAX_DEAL:
+        raise InvalidDealError(f"not a deal range: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
+    if last < first:
+        raise InvalidDealError(f"empty deal range: {text!r} (the first deal comes after the last)")
+    return range(first, last + 1)
+
+
+def parse_deal_list(text: str) -> list[int]:
+    """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as :func:`parse_deal_range` reads them, comma-separated."""
+    return [number for part in text.split(",") for number in parse_deal_range(part)]
 
 
 def shuffled_cards(spec: GameSpec, number: int) -> list[Card]:
