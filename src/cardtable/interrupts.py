@@ -1,7 +1,12 @@
-"""Ctrl-C held off while something must not be cut short: shared by the terminal game and the survey's pool."""
+"""Ctrl-C held off while something must not be cut short, and workers that end with their parent.
+
+Shared by the terminal game, the survey's pool and the server's solver processes.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -26,3 +31,21 @@ def ctrl_c_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def exit_with_parent() -> None:
+    """In a worker process: exit as soon as the process that started it is gone, even if it was killed outright.
+
+    A worker blocked waiting for work would otherwise outlive a crashed parent.
+    A thread waits on the parent's sentinel, which the system closes when the
+    parent ends, so nothing is polled.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=wait, name="exit-with-parent", daemon=True).start()

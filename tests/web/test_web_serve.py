@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -94,3 +95,30 @@ def test_open_with_no_browser_says_where_to_go() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=nowhere, check=True
     )
     assert done.stderr == "cardtable: no web browser to open here: open http://127.0.0.1:8000/ yourself\n"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
+def test_the_solver_processes_end_with_a_server_killed_outright(tmp_path: Path) -> None:
+    import httpx2
+
+    from test_survey_cli import assert_group_ends, group_alive
+
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        with httpx2.Client(base_url=url, timeout=2) as client:
+            play = client.post("api/plays", json={"game": "acey-and-kingsley", "deal": 13}).json()["id"]
+            with pytest.raises(httpx2.TimeoutException):  # deal 13 keeps the solver busy for seconds
+                client.post(f"api/plays/{play}/verdict", timeout=0.5)
+        deadline = time.monotonic() + 30
+        while len(group_alive(process.pid)) < 2:  # the server and its solver's worker at least
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.kill()  # kill -9: no chance to stop its workers
+        process.wait(10)
+        assert_group_ends(process.pid)
+    finally:
+        if group_alive(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)

@@ -22,12 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import cardtable
+from cardtable.interrupts import exit_with_parent
 from cardtable.server import errors
 from cardtable.server.api import router
 from cardtable.server.guard import Guard
 from cardtable.server.players import welcome
 from cardtable.server.plays import Plays
-from cardtable.server.solving import Budgets, Solver, watch_parent
+from cardtable.server.solving import Budgets, Solver
 from cardtable.store import Store
 
 STATIC: Final = Path(str(files("cardtable.server") / "static"))
@@ -39,8 +40,7 @@ def solver_processes() -> Executor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=watch_parent,
-        initargs=(os.getpid(),),
+        initializer=exit_with_parent,
     )
 
 

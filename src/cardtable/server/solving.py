@@ -10,9 +10,7 @@ along it, so asking for hint after hint while following the line costs nothing.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -99,20 +97,6 @@ def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict
         "states": result.states,
         "guess": None if result.guess is None else move_to_dict(result.guess),
     }
-
-
-def watch_parent(parent: int) -> None:
-    """Worker initializer: exit when the server is gone, even if it was killed outright.
-
-    A worker blocked waiting for work would otherwise outlive a crashed server.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _key(state: State) -> tuple[str, int, bytes]:

@@ -18,7 +18,6 @@ import multiprocessing
 import os
 import re
 import signal
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,7 +26,7 @@ from functools import partial
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.interrupts import ctrl_c_ignored
+from cardtable.interrupts import ctrl_c_ignored, exit_with_parent
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
@@ -106,14 +105,7 @@ def process_pool(workers: int) -> Iterator[Pool]:
 def _start_worker() -> None:
     """Leave Ctrl-C to the parent, and die with it even when it is killed outright."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_parent, daemon=True).start()
-
-
-def _exit_with_parent() -> None:
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        parent.join()  # waits on the parent's sentinel: returns when the parent is gone
-        os._exit(1)
+    exit_with_parent()
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
