@@ -13,6 +13,7 @@ import secrets
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 from click.testing import CliRunner, Result
@@ -341,6 +342,69 @@ def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
     assert Session(nearly_won_fan()).hint() == "play t1 f3 (Q♠): the game can still be won in 2 moves"
     assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
     assert "hint" in COMMANDS
+
+
+# Alexander the Great deal 1 to where fresh searches sent 5♣ back and forth between t5 and t7 for ever
+SEESAW: Final = [
+    "t1 f1",
+    "t1 f3",
+    "t3 f1",
+    "t2 t4",
+    "t3 t10",
+    "t3 f0",
+    "t6 t8",
+    "t6 t4",
+    "t6 f3",
+    "t6 f0",
+    "t0 t6",
+    "t0 t7",
+    "t4 t8",
+    "t4 t8",
+    "t4 t0",
+    "t8 t0",
+    "t8 t0",
+    "t8 t0",
+    "t8 t0",
+    "t8 t10",
+    "t8 f3",
+    "t0 f3",
+    "t0 f3",
+    "t0 f3",
+    "t0 f3",
+    "t0 f3",
+    "t0 f3",
+    "t0 t1",
+    "t1 t4",
+    "t1 t4",
+    "t1 f0",
+    "t10 f0",
+    "t10 f0",
+    "t10 f0",
+    "t10 f3",
+    "t5 f3",
+    "t2 t8",
+    "t2 f0",
+    "t2 t3",
+    "t5 t0",
+    "t7 t5",
+]
+
+
+def test_hints_followed_lead_along_one_line_to_the_win() -> None:
+    game = Session(deal(load_game("alexander-the-great"), 1))
+    for text in SEESAW:
+        game.play(text)
+    first = game.hint()
+    moves = re.fullmatch(r"play (t\d+ [tf]\d+) \(.+\): the game can still be won in (\d+) moves", first)
+    assert moves is not None, first
+    game.play(moves[1])
+    game.undo()
+    assert game.hint() == first  # a position on the line is known, coming back to it too
+    for _ in range(int(moves[2])):
+        hinted = re.match(r"play (t\d+ [tf]\d+) ", game.hint())
+        assert hinted is not None
+        game.play(hinted[1])
+    assert game.state.is_won()
 
 
 # -- save and resume ------------------------------------------------------------------

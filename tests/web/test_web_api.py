@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable import deal, load_game
-from cardtable.formats import move_from_dict, move_to_dict
+from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.server import solving
 from cardtable.server.app import create_app
 from cardtable.server.players import COOKIE
@@ -574,3 +574,22 @@ def test_a_database_locked_by_another_program_is_a_503_that_changes_nothing(
         other.close()
     assert store.get(store_player(client), play) == before
     assert move(client, play, move=legal)["moves"] == 1
+
+
+def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(client: TestClient) -> None:
+    state = deal(load_game(ALEXANDER), 1)
+    line = solve(state, Limit(seconds=30)).moves
+    first = line[0]
+    assert first.source is not None and first.source.group == "fan"
+    position = deal_to_dict(state)
+    fans = position["piles"]["fan"]
+    other = next(i for i, fan in enumerate(fans) if fan != fans[first.source.index])
+    fans[first.source.index], fans[other] = fans[other], fans[first.source.index]
+    twin = deal_from_dict(position)
+    assert twin.key() == state.key() and twin.why_illegal(first) is not None
+    shown = post(client, f"/api/plays/{start(client, ALEXANDER, 1)['id']}/solution")
+    assert shown["status"] == "won"  # the server now knows deal 1's line
+    hinted = post(client, f"/api/plays/{start(client, ALEXANDER, None, position=position)['id']}/hint")
+    assert hinted["status"] == "won"
+    move = hinted["moves"][0]
+    assert twin.why_illegal(move_from_dict(move)) is None  # a move as formats.md writes it, text aside

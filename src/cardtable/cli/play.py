@@ -48,6 +48,7 @@ from cardtable.games import find_game
 from cardtable.interrupts import ctrl_c_ignored
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit
+from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.store.records import PlayRecord, Status, play_time
 
@@ -86,6 +87,8 @@ class Session:
         self.seconds = 0.0
         """Play time: the time between typed lines, at most IDLE_CAP each, as the browser counts it."""
         self.hints = 0
+        self.known = Known()
+        """What hints found, so that a hint followed leads on along the same line."""
         self.assisted = False
         """Whether the solver's line was followed: the game was opened from a solution."""
         self.scorebook: Scorebook | None = None
@@ -388,8 +391,11 @@ class Session:
         not the game: ending the session would lose whatever was not saved.
         """
         self.hints += 1
-        with _second_interrupt_ends_session():
-            result = watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint")
+        result = self.known.recall(self.state)  # following a hint goes on along its line
+        if result is None:
+            with _second_interrupt_ends_session():
+                result = watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint")
+            self.known.remember(self.state, result.status, result.moves)
         return hint_text(self.state, result, name=_hinted)
 
     def legal(self) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,9 +25,11 @@ from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver import Limit, solve
+from cardtable.solver.known import Known
 from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
+"""Positions whose verdicts the server remembers, among all its players (see :class:`Known`)."""
 RANDOM_DEALS: Final = 999_999
 """New games draw deal numbers from 1 to this: short enough to read out and type again."""
 
@@ -99,10 +100,6 @@ def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict
     }
 
 
-def _key(state: State) -> tuple[str, int, bytes]:
-    return state.spec.id, state.seed, state.key()
-
-
 class Solver:
     """Runs searches on an executor, a few at a time, and remembers their verdicts.
 
@@ -118,15 +115,13 @@ class Solver:
         self.budgets = budgets or Budgets()
         self.queue = queue
         self._waiting = 0
-        self._known: OrderedDict[tuple[str, int, bytes], Verdict] = OrderedDict()
+        self._known = Known(CACHE_SIZE)
 
     async def verdict(self, state: State, seconds: float) -> Verdict:
         """Won (with a line), unwinnable, or unknown after ``seconds`` of search."""
-        key = _key(state)
-        known = self._known.get(key)
+        known = self._known.recall(state)
         if known is not None:
-            self._known.move_to_end(key)
-            return known
+            return Verdict(known.status, tuple(known.moves))
         if self._waiting >= self.queue:
             raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
         self._waiting += 1
@@ -148,25 +143,8 @@ class Solver:
             states=found["states"],
             guess=None if found["guess"] is None else move_from_dict(found["guess"]),
         )
-        self._remember(state, verdict)
+        self._known.remember(state, verdict.status, verdict.moves)
         return verdict
-
-    def _remember(self, state: State, verdict: Verdict) -> None:
-        """Keep a proven verdict, and for a won line every position along it."""
-        if verdict.status == "unknown":
-            return
-        self._store(_key(state), verdict)
-        if verdict.status == "won":
-            walk = state.copy()
-            for index, move in enumerate(verdict.moves[:-1]):
-                walk.push(move)
-                self._store(_key(walk), Verdict("won", verdict.moves[index + 1 :]))
-
-    def _store(self, key: tuple[str, int, bytes], verdict: Verdict) -> None:
-        self._known[key] = verdict
-        self._known.move_to_end(key)
-        while len(self._known) > CACHE_SIZE:
-            self._known.popitem(last=False)
 
     async def winnable_deal(self, spec: GameSpec) -> DealSearch:
         """Draw deal numbers until the solver proves one winnable, within the budgets."""
