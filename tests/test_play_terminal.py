@@ -189,6 +189,43 @@ def test_a_second_ctrl_c_during_a_hint_ends_the_session_as_documented(tmp_path: 
     assert (record.status, len(record.moves), record.hints) == ("abandoned", 1, 1)
 
 
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_terminal_closed_or_a_sigterm_keeps_the_game_as_ctrl_c_does(
+    tmp_path: Path, signum: int, code: int
+) -> None:
+    db = tmp_path / "db.sqlite"
+    pid, terminal = on_a_terminal(80, "play", "acey-and-kingsley", "13", "--db", str(db))
+    read_until(terminal, re.compile(rb"> "))
+    os.write(terminal, b"\r")  # Enter deals: one move to keep
+    read_until(terminal, re.compile(rb"\n> "))
+    if signum == signal.SIGHUP:
+        os.close(terminal)  # the window closed: nothing more can be shown
+    os.kill(pid, signum)
+    if signum == signal.SIGTERM:
+        shown = read_until(terminal, UNTIL_IT_CLOSES)
+        os.close(terminal)
+        assert f"Not saved: 1 move. {BYE} acey-and-kingsley 13" in words(screen_lines(shown))
+    assert exit_code(pid) == code
+    store = Store(db)
+    try:
+        (record,) = store.finished(TERMINAL_PLAYER)
+    finally:
+        store.close()
+    assert (record.status, len(record.moves)) == ("abandoned", 1)
+
+
+def test_a_sigterm_while_a_hint_thinks_ends_the_session_not_only_the_hint(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    pid, terminal = on_a_terminal(80, "play", "acey-and-kingsley", "13", "--db", str(db))
+    read_until(terminal, re.compile(rb"> "))
+    os.write(terminal, b"hint\r")
+    read_until(terminal, re.compile(rb"solving for a hint: [\d,]+ positions"))
+    os.kill(pid, signal.SIGTERM)
+    read_until(terminal, UNTIL_IT_CLOSES)
+    os.close(terminal)
+    assert exit_code(pid) == 143
+
+
 def test_an_output_without_the_card_symbols_is_one_line_not_a_traceback() -> None:
     ascii_only = {**os.environ, "PYTHONIOENCODING": "ascii"}
     command = [script(), "play", "fan", "1", "--no-stats"]

@@ -49,3 +49,32 @@ def exit_with_parent() -> None:
         os._exit(1)
 
     threading.Thread(target=wait, name="exit-with-parent", daemon=True).start()
+
+
+class Terminated(KeyboardInterrupt):
+    """A signal that asks the process to end (SIGTERM; SIGHUP, the terminal closed), raised as Ctrl-C is.
+
+    ``timeout``, a batch system, ``docker stop`` or a closed terminal window
+    should stop a command as cleanly as Ctrl-C does: what is done is kept, and
+    nothing is left half written. Being a KeyboardInterrupt, it takes the paths
+    Ctrl-C takes; ``exit_code`` is the shell's for the signal (128 + its number).
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.exit_code = 128 + signum
+
+
+@contextmanager
+def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
+    """Within it, the signals ``signums`` raise :class:`Terminated` in the main thread; their handlers are restored after."""
+
+    def terminate(signum: int, frame: object) -> None:
+        raise Terminated(signum)
+
+    previous = {signum: signal.signal(signum, terminate) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

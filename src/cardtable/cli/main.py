@@ -20,6 +20,7 @@ from typing import Any, Final, NoReturn
 import click
 
 from cardtable.core.errors import CardtableError, reason
+from cardtable.interrupts import Terminated
 
 # command name -> (module, attribute), in the order `--help` lists them
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
@@ -57,6 +58,11 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except CardtableError as error:
             _complain(str(error))
+        except Terminated as stop:  # SIGTERM or SIGHUP, once the command has ended what it was doing
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.flush()
+            _drop_output()
+            sys.exit(stop.exit_code)
         except OSError as error:
             if error.errno not in OUTPUT_ERRNOS:
                 raise  # a broken pipe is click's to end quietly; anything else is a bug to see

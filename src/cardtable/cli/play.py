@@ -45,7 +45,7 @@ from cardtable.formats import (
     saved_game_from_dict,
 )
 from cardtable.games import find_game
-from cardtable.interrupts import ctrl_c_ignored
+from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit
 from cardtable.solver.known import Known
@@ -478,6 +478,8 @@ def read_line(prompt: str) -> str | None:
     """A line typed after ``prompt``, or None at end of input or on Ctrl-C."""
     try:
         return input(prompt)
+    except Terminated:
+        raise  # not the player's Ctrl-C: the session ends with the signal's exit code
     except (EOFError, KeyboardInterrupt):
         return None
 
@@ -488,17 +490,29 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
     A Ctrl-C that comes while a line is answered rather than at the prompt (a
     second one while a hint stops, say) ends the session as one at the prompt
     does, with the note of what was not saved and the game kept, not with
-    click's "Aborted!", which would lose both.
+    click's "Aborted!", which would lose both. So does SIGTERM or SIGHUP (the
+    terminal window closed) where ``play`` lets them raise :class:`Terminated`,
+    which is raised again once the game is kept, for the process to exit with
+    the signal's code.
     """
     _say(out, session.greeting())
+    stop: KeyboardInterrupt | None = None
     try:
         _show(session, out)
         _answer(session, read, out)
-    except KeyboardInterrupt:
-        with ctrl_c_ignored():
-            _leave(session, out)
+    except KeyboardInterrupt as interrupted:
+        stop = interrupted
     with ctrl_c_ignored():
-        _keep(session, out)
+        try:
+            if stop is not None:
+                _leave(session, out)
+        except OSError:
+            if not isinstance(stop, Terminated):
+                raise  # a terminal closed (SIGHUP) takes nothing more, but the game is still kept
+        finally:
+            _keep(session, out)
+    if isinstance(stop, Terminated):
+        raise stop
 
 
 def _answer(session: Session, read: Callable[[str], str | None], out: Console) -> None:
@@ -615,7 +629,8 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
             _say(out, session.no_stats_reason)
     _enable_line_editing()
     try:
-        run_session(session, read_line, out)
+        with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
+            run_session(session, read_line, out)
     finally:
         if session.scorebook is not None:
             session.scorebook.close()

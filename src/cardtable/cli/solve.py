@@ -33,6 +33,7 @@ from cardtable.core.notation import move_text, plural
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_deal
 from cardtable.games import find_game
+from cardtable.interrupts import Terminated
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.search import DEFAULT_TABLE_CAP
@@ -118,6 +119,8 @@ def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
 
         try:
             return run_solver(state, limit, progress=note)
+        except Terminated:
+            raise  # not the player's Ctrl-C: the command ends
         except KeyboardInterrupt:
             return SolveResult(
                 "unknown", [], last.states, time.perf_counter() - started, last.table, INTERRUPTED

@@ -42,6 +42,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
+from cardtable.interrupts import Terminated, ended_as_ctrl_c
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
@@ -50,15 +51,6 @@ from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, Surve
 from cardtable.survey.task import Budget, Outcome, line_moves
 
 INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
-TERMINATED: Final = 143  # and for SIGTERM
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (``timeout``, a batch system, ``docker stop``): a survey stops for it as for Ctrl-C."""
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
 
 
 def _store_path(db: Path | None) -> Path:
@@ -135,15 +127,13 @@ def survey(
         check_scheduler(scheduler)
     with ResultStore(_store_path(db)) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
-        previous = signal.signal(signal.SIGTERM, _terminate)
         try:
-            _run(job, scheduler, workers or default_workers())
+            with ended_as_ctrl_c(signal.SIGTERM):
+                _run(job, scheduler, workers or default_workers())
         except KeyboardInterrupt as stop:
-            how = "stopped (SIGTERM)" if isinstance(stop, _Terminated) else "interrupted"
+            how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"
             click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
-            sys.exit(TERMINATED if isinstance(stop, _Terminated) else INTERRUPTED)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+            sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED)
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
 
