@@ -377,14 +377,25 @@ def test_bad_deals_name_the_problem(game: str, change: Any, message: str) -> Non
     [
         ("{", "malformed deal json at line 1 column 2"),
         ('{"game": "fan",}', "malformed deal json at line 1 column 16"),
-        ("", "malformed deal json at line 1 column 1"),
+        ("", "no deal in it: it is empty"),
+        (" \n", "no deal in it: it is empty"),
         ("[]", "a deal must be a json object, not list"),
         ("42", "a deal must be a json object, not int"),
         ("null", "a deal must be a json object, not NoneType"),
         ("[" * 100_000 + "]" * 100_000, "malformed deal json"),
         ('{"game": "fan", "piles": ' + "[" * 100_000 + "]" * 100_000 + "}", "malformed deal json"),
     ],
-    ids=["open brace", "trailing comma", "empty", "list", "number", "null", "deep list", "deep piles"],
+    ids=[
+        "open brace",
+        "trailing comma",
+        "empty",
+        "blank",
+        "list",
+        "number",
+        "null",
+        "deep list",
+        "deep piles",
+    ],
 )
 def test_malformed_deal_json(text: str, message: str) -> None:
     with pytest.raises(InvalidDealError) as caught:

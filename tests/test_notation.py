@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, deal, load_game
+from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, card_name, deal, load_game
 from cardtable.core.notation import move_text, parse_move, pile_code
 from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, names, random_play
 
@@ -78,7 +78,7 @@ def test_one_pile_with_several_places_is_ambiguous() -> None:
 
 
 def test_one_pile_that_cannot_move() -> None:
-    with pytest.raises(IllegalMoveError, match=r"^illegal move: 't5': t5 \(empty\) cannot go anywhere now$"):
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 't5': t5 is empty$"):
         parse_move(alexander(), "t5")
     with pytest.raises(IllegalMoveError, match="cannot go anywhere now"):
         parse_move(alexander(), "f0")
@@ -152,6 +152,35 @@ def test_acey_codes() -> None:
     assert parse_move(state, "6d") == Move.from_text("reserve/1 foundation/0 6D")
     with pytest.raises(IllegalMoveError, match="nothing may be placed on reserve piles"):
         parse_move(state, "t0 r0")
+
+
+def test_a_card_named_that_is_already_home_is_not_moved_between_foundations() -> None:
+    state = acey()
+    home = state.pile(PileId("foundation", 0))[-1]
+    with pytest.raises(
+        IllegalMoveError, match=r"is already on f[01]: to move it off, say from where to where"
+    ):
+        parse_move(state, card_name(home))
+    assert parse_move(state, "f0 t1") == Move("card", PileId("foundation", 0), PileId("tableau", 1), home)
+
+
+def test_a_pile_out_of_range_is_told_the_range() -> None:
+    with pytest.raises(InvalidMoveError, match=r"^no pile t4 in 't4 f0' \(tableau piles are t0 to t3\)$"):
+        parse_move(acey(), "t4 f0")
+
+
+@pytest.mark.parametrize(
+    ("game", "tries"),
+    [
+        (ALEXANDER, "'t3 f1', 't3' or a card like '7c'"),
+        ("acey-and-kingsley", "'t3 f1', 't3', a card like '7c' or 'd'"),
+        (LUCIE, "'t3 f1', 't3', a card like '7c' or 'redeal'"),
+    ],
+)
+def test_what_to_try_names_only_the_moves_the_game_has(game: str, tries: str) -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        parse_move(deal(load_game(game), 1), "xyz")
+    assert str(caught.value) == f"not a move: 'xyz' (try {tries}; 'help' lists all)"
 
 
 def test_the_stock_is_only_dealt_from_and_its_card_stays_hidden() -> None:

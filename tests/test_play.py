@@ -494,6 +494,9 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     kept = solution.read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     stepped = play(str(solution), lines=["redo", "redo", "save", "q"]).output
+    assert stepped.startswith(
+        f"fan deal 1 with the 79 moves of {solution} to step through with redo: play it"
+    )
     assert "again: t10 f3" in stepped and "again: t1 t6" in stepped
     assert "saved after 2 moves to fan-1.json;" in stepped
     assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=["redo"] * 79).output
@@ -503,6 +506,20 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
         CliRunner().invoke(main, ["deal", "fan", "2", "--json"]).output, encoding="utf-8"
     )
     assert play(str(position_file), lines=["q"]).output.startswith("fan deal 2: play it again")
+
+
+def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert play("fan-42", lines=[]).stderr.endswith("and there is no file 'fan-42' to play on from\n")
+    (tmp_path / "empty.json").write_text("", encoding="utf-8")
+    assert play("empty.json", lines=[]).stderr == (
+        "cardtable: 'empty.json': not a saved game, a solution or a deal: no json in it: it is empty\n"
+    )
+    said = play("fan", "1", "--no-stats", lines=["save .", 'save "my game.json"', "exit"]).output
+    assert "cannot save to '.': it is a folder; name a file in it, such as ./fan-1.json" in said
+    assert "saved after 0 moves to my game.json; resume with: cardtable play 'my game.json'" in said
+    assert said.rstrip().endswith(f"{BYE} fan 1")  # 'exit' quits as 'quit' does
+    assert (tmp_path / "my game.json").is_file()
 
 
 @pytest.mark.parametrize(

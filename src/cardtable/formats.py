@@ -72,6 +72,8 @@ _NOT_A_DEAL: Final = {
 
 def parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
     """The JSON value of ``text``; any problem is ``error``, naming ``what`` was read ("deal") and where."""
+    if isinstance(text, str) and not text.strip():  # says more than "expecting value" at column 1
+        raise error(f"no {what or 'json'} in it: it is empty")
     with _reading_json(what, error):
         return json.loads(text)
 

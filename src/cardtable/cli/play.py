@@ -31,7 +31,7 @@ from cardtable.cli.solve import hint_text, watched_solve
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
-from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError
+from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
 from cardtable.core.state import State
@@ -148,7 +148,7 @@ class Session:
                 return command(self)
             first, _, rest = line.strip().partition(" ")
             if first.lower() == "save":
-                return Reply(self.save(rest.strip() or None))
+                return Reply(self.save(_path_typed(rest)))
             return Reply(self.play(line), redraw=True)
         except CardtableError as error:
             return Reply(with_codes(self.state, str(error)))
@@ -230,6 +230,11 @@ class Session:
         so a save that fails (a full disk, a bad path) leaves the old file as it was.
         """
         target = os.path.expanduser(path) if path else self.save_path
+        if target is not None and os.path.isdir(target):
+            raise SaveFailedError(
+                f"cannot save to {target!r}: it is a folder; name a file in it, such as"
+                f" {os.path.join(target, self._default_save_path())}"
+            )
         if target is None:
             target = self._default_save_path()
             if os.path.exists(target):
@@ -351,7 +356,11 @@ class Session:
     def greeting(self) -> str:
         """The first line: the game, where it was resumed from, and how to play it again."""
         line = position_label(self.state)
-        if self.resumed_from is not None:
+        if (
+            self.resumed_from is not None and self.assisted and not self.moves
+        ):  # a solution: its line to step through
+            line += f" with the {plural(len(self.redo_stack), 'move')} of {self.resumed_from} to step through with redo"
+        elif self.resumed_from is not None:
             line += f", resumed from {self.resumed_from} after {plural(self.moves, 'move')}"
         again = self.replay_command()
         return line + (f": play it again with {again}" if again else "") + ". Type help for the moves."
@@ -380,7 +389,7 @@ class Session:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
         lines.append(
-            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q)"
+            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q, exit)"
         )
         return "\n".join(lines)
 
@@ -444,6 +453,15 @@ def pile_ranges(state: State) -> str:
     return ", ".join(parts)
 
 
+def _path_typed(text: str) -> str | None:
+    """The file named after ``save``, quoted as a shell would quote it if it is (``"my game.json"``), or None."""
+    try:
+        words = shlex.split(text)
+    except ValueError:  # an unclosed quote: taken as it stands
+        words = [text.strip()]
+    return " ".join(words) or None
+
+
 def _write_whole(path: str, text: str) -> None:
     """Write ``text`` in ``path``'s place, whole or not at all; SaveFailedError if it cannot."""
     with replaced(
@@ -467,7 +485,7 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
     "m": lambda s: Reply(s.legal()),
 }
 """The words that are commands, not moves; none of them is a pile code or a card."""
-QUIT_WORDS: Final = frozenset({"quit", "q"})
+QUIT_WORDS: Final = frozenset({"quit", "q", "exit"})
 """Also commands, handled by :meth:`Session.quit`, which must know whether the line before asked it."""
 
 
@@ -614,9 +632,12 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
     """
     if number is None and _names_a_file(game):
         session = _session_from_file(game)
+    elif number is None:
+        try:
+            session = Session(numbered_deal(game, str(MIN_DEAL + secrets.randbelow(MAX_DEAL))))
+        except UnknownGameError as error:  # a mistyped save's name reads as a game id
+            raise UnknownGameError(f"{error}, and there is no file {game!r} to play on from") from None
     else:
-        if number is None:
-            number = str(MIN_DEAL + secrets.randbelow(MAX_DEAL))
         session = Session(numbered_deal(game, number))
     out = console()
     if no_stats:

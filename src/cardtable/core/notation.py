@@ -120,7 +120,10 @@ def _pile(state: State, letter: str, number: str, text: str) -> PileId:
         raise InvalidMoveError(f"say which {group.name} in {text!r}: {letter}0 to {letter}{group.count - 1}")
     pile = PileId(group.name, int(number) if number else 0)
     if state.plan.index(pile) is None:
-        raise InvalidMoveError(f"no pile {letter}{number} in {text!r}")
+        last = sum(pid.group == group.name for pid in state.plan.ids) - 1
+        raise InvalidMoveError(
+            f"no pile {letter}{number} in {text!r} ({group.name} piles are {letter}0 to {letter}{last})"
+        )
     return pile
 
 
@@ -135,19 +138,30 @@ def _card_move(state: State, words: str, text: str) -> Move:
     try:
         card = parse_card(words)
     except InvalidCardError:
-        raise InvalidMoveError(
-            f"not a move: {text!r} (try 't3 f1', 't3', a card like '7c', 'd' or 'redeal'; 'help' lists all)"
-        ) from None
+        raise InvalidMoveError(f"not a move: {text!r} (try {_examples(state)}; 'help' lists all)") from None
     sources = [pid for pid, pile in zip(state.plan.ids, state.piles) if pile and pile[-1] == card]
     playable = [pid for pid in sources if state.plan.index(pid) in state.plan.sources]
     if not playable:
         raise IllegalMoveError(
             f"illegal move: {text!r}: {card_symbol(card)} is not on top of a pile that plays"
         )
+    if all(pid.group == "foundation" for pid in playable):  # naming a card sends it home, and it is home
+        raise IllegalMoveError(
+            f"illegal move: {text!r}: {card_symbol(card)} is already on {pile_code(state, playable[0])}:"
+            f" to move it off, say from where to where, like '{pile_code(state, playable[0])} t0'"
+        )
     # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
     return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
+
+
+def _examples(state: State) -> str:
+    """Moves to try, as this game has them: 'd' only with a stock, 'redeal' only with redeals."""
+    examples = ["'t3 f1'", "'t3'", "a card like '7c'"]
+    examples += ["'d'"] if state.plan.stock is not None else []
+    examples += ["'redeal'"] if state.spec.redeals else []
+    return ", ".join(examples[:-1]) + " or " + examples[-1]
 
 
 def _only_move(state: State, source: PileId, text: str, group: str | None = None) -> Move:
@@ -163,9 +177,10 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
             raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
         pile = state.pile(source)
-        what = card_symbol(pile[-1]) if pile else f"{pile_code(state, source)} (empty)"
+        if not pile:
+            raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
         where = "anywhere" if group is None else f"on any {group}"
-        raise IllegalMoveError(f"illegal move: {text!r}: {what} cannot go {where} now")
+        raise IllegalMoveError(f"illegal move: {text!r}: {card_symbol(pile[-1])} cannot go {where} now")
     home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
     if len(home) >= 1:
         return home[0]
