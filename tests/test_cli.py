@@ -24,7 +24,16 @@ from cardtable import Move, State, deal, load_game
 from cardtable.cli import info
 from cardtable.cli.main import main
 from cardtable.core.cards import card_names, card_symbol
-from cardtable.formats import Solution, deal_to_dict, deal_to_json, move_from_dict, move_to_json, read_deal
+from cardtable.formats import (
+    Solution,
+    deal_to_dict,
+    deal_to_json,
+    move_from_dict,
+    move_to_json,
+    read_deal,
+    read_solution,
+    replay,
+)
 
 GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsley", "fan")
 LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
@@ -354,18 +363,26 @@ def assert_short_one_line(result: Result, *words: str) -> None:
 
 
 @pytest.mark.parametrize("command", [["solve"], ["moves"], ["hint"], ["solve", "--json"]])
-def test_a_solution_or_a_save_given_for_a_deal_is_called_what_it_is(
-    tmp_path: Path, command: list[str]
-) -> None:
-    solution, save, _ = a_solution_a_save_and_a_deal(tmp_path)
+def test_a_solution_given_for_a_deal_is_called_what_it_is(tmp_path: Path, command: list[str]) -> None:
+    solution, _, _ = a_solution_a_save_and_a_deal(tmp_path)
     assert_short_one_line(
         run(*command, solution),
         f"{solution!r}: this is a solution, not a deal",
         "'cardtable check' replays it",
     )
-    assert_short_one_line(
-        run(*command, save), f"{save!r}: this is a saved game, not a deal", "'cardtable play'"
-    )
+
+
+def test_a_saved_game_is_asked_about_where_its_moves_left_it(tmp_path: Path) -> None:
+    _, save, _ = a_solution_a_save_and_a_deal(tmp_path)  # fan deal 3 after t6 f3
+    after = deal(load_game("fan"), 3)
+    after.push(next(m for m in after.legal_moves if m.text().startswith("fan/6 foundation/3")))
+    moves = run("moves", save)
+    assert moves.exit_code == 0
+    assert moves.output == run("moves", write(tmp_path, json.dumps(deal_to_dict(after)), "after.json")).output
+    assert run("hint", save).output.startswith("play ")
+    solved = run("solve", save, "--json")
+    assert solved.exit_code == 0 and read_solution(solved.output).deal == after
+    assert replay(read_solution(solved.output)).problem is None
 
 
 def test_check_says_a_deal_or_a_save_is_not_a_solution(tmp_path: Path) -> None:

@@ -260,6 +260,18 @@ def read_solution(text: str) -> Solution:
     return _solution_from(parse_json(text, "solution", InvalidSolutionError))
 
 
+def read_position(text: str) -> State:
+    """A deal file's position, or a saved game's as its moves left it: what ``solve``, ``hint`` and ``moves`` ask about.
+
+    A player asks whether a saved game can still be won; its moves are
+    replayed, and the position they reach keeps its deal number.
+    """
+    obj = parse_json(text, "deal", InvalidDealError)
+    if record_kind(obj) == "saved game":
+        return saved_game_from_dict(obj).replayed()
+    return deal_from_dict(obj)
+
+
 def read_solutions(text: str) -> list[Solution]:
     """Parse one solution or several one after another: the JSON Lines of ``cardtable solve --json`` on several deals.
 

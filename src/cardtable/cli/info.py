@@ -35,7 +35,7 @@ from cardtable.formats import (
     Solution,
     deal_to_json,
     move_to_json,
-    read_deal,
+    read_position,
     replay,
     solutions_in,
 )
@@ -200,10 +200,10 @@ def _picture_hint(text: str) -> str:
 
 
 def position(source: str, number: str | None) -> State:
-    """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal."""
+    """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal or a saved game."""
     if number is not None:
         return numbered_deal(source, number)
-    return read_file(source, read_deal)
+    return read_file(source, read_position)
 
 
 def sorted_lines(lines: list[str]) -> list[str]:

@@ -31,7 +31,7 @@ from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text, plural
 from cardtable.core.state import State
-from cardtable.formats import Solution, read_deal
+from cardtable.formats import Solution, read_position
 from cardtable.games import find_game
 from cardtable.interrupts import Terminated
 from cardtable.solver import Limit, Progress, SolveResult
@@ -73,7 +73,7 @@ def positions(sources: tuple[str, ...]) -> list[tuple[str, State]]:
         return [(position_label(state), state)]
     if sources.count(STDIN) > 1:
         raise OptionConflictError("'-' is given more than once: standard input can be read only once")
-    states = [(source, read_file(source, read_deal)) for source in sources]
+    states = [(source, read_file(source, read_position)) for source in sources]
     return [
         (f"{'standard input' if source == STDIN else source} ({position_label(state)})", state)
         for source, state in states
@@ -161,7 +161,7 @@ def verdict_line(result: SolveResult) -> str:
 def solve(
     sources: tuple[str, ...], as_json: bool, timeout: float | None, max_states: int | None, max_table: int
 ) -> None:
-    """Solve deal N of GAME, or the positions in deal FILEs.
+    """Solve deal N of GAME, or the positions in FILEs: deals, or saved games where their moves left them.
 
     Prints the verdict (won, unwinnable or unknown) and, when won, the winning
     line in the play notation. The solver knows every card: the stock's order
