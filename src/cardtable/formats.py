@@ -141,8 +141,10 @@ def deal_from_dict(obj: Any) -> State:
     except CardtableError as problem:
         raise InvalidDealError(str(problem)) from None
     number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL)
-    seed = _optional_int(obj, "seed", low=0)
-    redeals_left = _optional_int(obj, "redeals_left", low=0)
+    # formats.md has these only for a game that redeals; to any other they are unknown fields, ignored
+    redeals_at_all = bool(spec.redeals) or "redeals" in spec.options
+    seed = _optional_int(obj, "seed", low=0) if redeals_at_all else None
+    redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
     groups = _read_groups(spec, obj.get("piles"))
     redeals = spec.redeals if redeals_left is None else redeals_left
     check_position(spec, groups, redeals)
