@@ -238,7 +238,7 @@ def _delete(path: list[Any]) -> Any:
 
 BAD_DEALS: list[tuple[str, str, Any, str]] = [
     # (id, game, change, the message, or a part of it)
-    ("no game", ALEXANDER, _delete(["game"]), "the deal needs a 'game' id string, not None"),
+    ("no game", ALEXANDER, _delete(["game"]), "the deal needs a 'game' id string, not null"),
     ("game not a string", ALEXANDER, _set(["game"], 5), "the deal needs a 'game' id string, not 5"),
     ("unknown game", ALEXANDER, _set(["game"], "klondike"), "unknown game: 'klondike'"),
     ("bad option", ALEXANDER, _set(["game"], f"{LUCIE}(redeals=x)"), "whole number"),
@@ -247,13 +247,13 @@ BAD_DEALS: list[tuple[str, str, Any, str]] = [
         "deal text",
         ALEXANDER,
         _set(["deal"], "7"),
-        "'deal' must be a whole number from 1 to 2147483647, not '7'",
+        "'deal' must be a whole number from 1 to 2147483647, not \"7\"",
     ),
     (
         "deal bool",
         ALEXANDER,
         _set(["deal"], True),
-        "'deal' must be a whole number from 1 to 2147483647, not True",
+        "'deal' must be a whole number from 1 to 2147483647, not true",
     ),
     (
         "deal float",
@@ -679,7 +679,7 @@ def test_a_solution_with_null_redeals_replays_the_same() -> None:
         ("[]", "a solution must be a json object"),
         (
             '{"result": "won", "moves": []}',
-            "its 'deal' must be a deal object (with 'game' and 'piles'), not None",
+            "its 'deal' must be a deal object (with 'game' and 'piles'), not null",
         ),
         ('{"deal": 7, "result": "won"}', "its 'deal' must be a deal object (with 'game' and 'piles'), not 7"),
         ('{"game": "fan", "deal": 7, "piles": {}}', "this looks like a deal, not a solution"),
@@ -696,8 +696,8 @@ def test_malformed_solutions(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda o: o.update(result="lost"), "'result' must be one of won, unwinnable, unknown, not 'lost'"),
-        (lambda o: o.pop("result"), "'result' must be one of won, unwinnable, unknown, not None"),
+        (lambda o: o.update(result="lost"), "'result' must be one of won, unwinnable, unknown, not \"lost\""),
+        (lambda o: o.pop("result"), "'result' must be one of won, unwinnable, unknown, not null"),
         (lambda o: o.update(moves={"deal": "stock"}), "'moves' must be a list of moves"),
         (lambda o: o["moves"].append({"from": "fan/1"}), "lacks 'to'"),
         (lambda o: o["deal"]["piles"]["fan"].pop(), "its deal: 'fan' has 17 piles"),
@@ -870,7 +870,8 @@ def test_a_deal_reader_given_a_solution_or_a_save_says_so() -> None:
 
 
 def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
-    assert excerpt("fan") == "'fan'" and excerpt(list(range(100))) == repr(list(range(100)))[:37] + "..."
+    assert excerpt("fan") == '"fan"' and excerpt(list(range(100))) == json.dumps(list(range(100)))[:37] + "..."
+    assert excerpt({"deal": True, "card": "7♠"}) == '{"deal": true, "card": "7♠"}'  # as JSON, not as Python
     obj = start(FAN)
     obj["deal"] = obj["piles"]
     with pytest.raises(InvalidDealError) as caught:

@@ -40,8 +40,8 @@ EXCERPT: Final = 40
 
 
 def excerpt(value: Any, width: int = EXCERPT) -> str:
-    """``repr(value)``, cut to ``width`` characters with ``...`` if longer."""
-    text = repr(value)
+    """``value`` as the JSON it was read from (``{"deal": true}``, not Python's ``{'deal': True}``), cut to ``width`` characters with ``...`` if longer."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
