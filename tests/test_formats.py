@@ -869,8 +869,38 @@ def test_a_deal_reader_given_a_solution_or_a_save_says_so() -> None:
         deal_from_dict(obj)
 
 
+def test_a_malformed_move_of_a_solution_is_told_by_its_number() -> None:
+    start = deal_to_dict(deal(load_game(FAN), 3))
+    moves = [
+        {"from": "fan/6", "to": "foundation/3", "card": "AC"},
+        {"from": "fan/3", "to": "fan/0", "card": "ZZ"},
+    ]
+    with pytest.raises(
+        InvalidSolutionError, match=r'^move 2 \{"from": "fan/3", "to": "fan/0", "card": "ZZ"\}: not a card'
+    ):
+        read_solution(json.dumps({"game": FAN, "deal": start, "result": "won", "moves": moves}))
+    with pytest.raises(InvalidSolutionError, match=r"^move 1: a move must be a json object, not 7$"):
+        read_solution(json.dumps({"game": FAN, "deal": start, "result": "won", "moves": [7]}))
+
+
+def test_a_move_that_is_two_kinds_at_once_is_refused() -> None:
+    both = {"from": "fan/6", "to": "foundation/3", "card": "AC", "deal": "stock"}
+    with pytest.raises(InvalidMoveError, match="it must be a card move, a deal or a redeal, not two of them"):
+        move_from_dict(both)
+
+
+def test_a_string_left_open_is_told_where_it_starts() -> None:
+    with pytest.raises(
+        InvalidDealError,
+        match=r"^malformed deal json at line 1 column 10: unterminated string starting there$",
+    ):
+        read_deal('{"game": "fan')
+
+
 def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
-    assert excerpt("fan") == '"fan"' and excerpt(list(range(100))) == json.dumps(list(range(100)))[:37] + "..."
+    assert (
+        excerpt("fan") == '"fan"' and excerpt(list(range(100))) == json.dumps(list(range(100)))[:37] + "..."
+    )
     assert excerpt({"deal": True, "card": "7♠"}) == '{"deal": true, "card": "7♠"}'  # as JSON, not as Python
     obj = start(FAN)
     obj["deal"] = obj["piles"]

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from cardtable import Card, Move, State, card_name, deal, load_game
+from cardtable.core.cards import card_symbol
 from cardtable.formats import deal_to_dict, move_to_dict, read_solution, replay
 from helpers import (
     DATA,
@@ -353,7 +354,17 @@ def test_a_redeal_with_the_wrong_fans_is_illegal() -> None:
         assert fan_set != fans
         move = Move.redeal(fan_set)
         assert not state.is_legal(move)
-        assert state.why_illegal(move) == "these are not the fans this deal's redeal produces"
+        said = state.why_illegal(move)
+        assert said is not None and said.startswith("this deal's redeal makes ")
+    assert (
+        state.why_illegal(Move.redeal(fans[:-1]))
+        == f"this deal's redeal makes {len(fans)} fans, not {len(fans) - 1}"
+    )
+    swapped = (fans[1], fans[0], *fans[2:])
+    first = " ".join(map(card_symbol, fans[0]))
+    assert state.why_illegal(Move.redeal(swapped)) == (
+        f"this deal's redeal makes fan/0 {first}, not {' '.join(map(card_symbol, fans[1]))}"
+    )
 
 
 def test_no_redeal_once_won() -> None:
@@ -446,7 +457,8 @@ def test_a_solution_with_other_redeal_fans_does_not_replay() -> None:
     result = replay(solution)
     assert result.legal_moves == index
     assert result.problem is not None
-    assert "these are not the fans" in result.problem
+    assert "this deal's redeal makes fan/0 " in result.problem
+    assert len(result.problem) < 200  # the redeal quoted in part, not its 52 cards
 
 
 def test_key_ignores_empty_fans_since_they_never_take_a_card() -> None:

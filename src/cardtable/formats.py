@@ -91,7 +91,9 @@ def _reading_json(what: str, error: type[CardtableError], first_line: int = 1) -
         yield
     except json.JSONDecodeError as problem:
         where = f"line {first_line + problem.lineno - 1} column {problem.colno}"
-        raise error(f"malformed {json_what} at {where}: {problem.msg.lower()}") from None
+        said = problem.msg.lower()  # "unterminated string starting at", the place given before it
+        said = f"{said.removesuffix(' at')} there" if said.endswith(" at") else said
+        raise error(f"malformed {json_what} at {where}: {said}") from None
     except (TypeError, ValueError) as problem:  # not text; "exceeds the limit (4300 digits) ...; use sys..."
         raise error(f"malformed {json_what}: {str(problem).split(';')[0].lower()}") from None
     except RecursionError:
@@ -205,6 +207,11 @@ def move_from_dict(obj: Any) -> Move:
     """Parse one move object of formats.md."""
     if not isinstance(obj, dict):
         raise InvalidMoveError(f"a move must be a json object, not {excerpt(obj, 60)}")
+    kinds = ("redeal" in obj) + ("deal" in obj) + any(key in obj for key in ("from", "to", "card"))
+    if kinds > 1:  # which was meant cannot be told, and a wrong guess would fail moves later
+        raise InvalidMoveError(
+            f"move {excerpt(obj, 60)}: it must be a card move, a deal or a redeal, not two of them"
+        )
     if "redeal" in obj:
         return Move.redeal(_read_fans(obj["redeal"]))
     if "deal" in obj:
@@ -427,10 +434,16 @@ def _read_moves(obj: dict[str, Any], key: str, error: type[CardtableError]) -> l
     moves = obj.get(key, [])
     if not isinstance(moves, list):
         raise error(f"{key!r} must be a list of moves")
-    try:
-        return [move_from_dict(m) for m in moves]
-    except InvalidMoveError as problem:
-        raise error(str(problem)) from None
+    read = []
+    for number, move in enumerate(moves, 1):  # numbered from 1, as a replay numbers them
+        try:
+            read.append(move_from_dict(move))
+        except InvalidMoveError as problem:
+            said = str(problem)  # "move {...}: why" becomes "move 3 {...}: why"
+            said = f" {said.removeprefix('move ')}" if said.startswith("move ") else f": {said}"
+            where = "" if key == "moves" else "of the moves to redo, "
+            raise error(f"{where}move {number}{said}") from None
+    return read
 
 
 @dataclass(frozen=True)
@@ -472,7 +485,9 @@ def _replay_moves(start: State, moves: list[Move]) -> Replay:
     for number, move in enumerate(moves, 1):
         reason = state.why_illegal(move)
         if reason is not None:
-            return Replay(number - 1, f"move {number} ({move_to_json(move)}) is illegal: {reason}", state)
+            return Replay(
+                number - 1, f"move {number} ({excerpt(move_to_dict(move), 80)}) is illegal: {reason}", state
+            )
         state.push(move)
     return Replay(len(moves), None, state)
 

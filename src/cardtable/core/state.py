@@ -195,8 +195,8 @@ class State:
             return "no redeals left"
         if not self.can_redeal():
             return "a redeal is allowed only when no other move is possible"
-        if move.fans is not None and move.fans != self.redeal_fans():
-            return "these are not the fans this deal's redeal produces"
+        if move.fans is not None and move.fans != (dealt := self.redeal_fans()):
+            return _other_fans(move.fans, dealt)
         return None
 
     def _why_card_move_illegal(self, move: Move) -> str | None:
@@ -397,3 +397,14 @@ class LegalMoves:
 
     def __repr__(self) -> str:
         return f"<LegalMoves {', '.join(m.text() for m in self)}>"
+
+
+def _other_fans(given: Fans, dealt: Fans) -> str:
+    """Why a redeal's fans are not the deal's: the first fan that differs, not every card of them."""
+    if len(given) != len(dealt):
+        return f"this deal's redeal makes {len(dealt)} fans, not {len(given)}"
+    index = next(i for i, (mine, theirs) in enumerate(zip(given, dealt)) if mine != theirs)
+    return (
+        f"this deal's redeal makes fan/{index} {' '.join(map(card_symbol, dealt[index]))},"
+        f" not {' '.join(map(card_symbol, given[index]))}"
+    )
