@@ -520,12 +520,20 @@ def test_check_of_several_names_each_that_fails_and_fails(tmp_path: Path) -> Non
     assert lines[2:] == ["not ok: 2 of 4 solutions"]
 
 
-def test_a_malformed_solution_among_several_is_named_with_its_line(tmp_path: Path) -> None:
+def test_a_malformed_solution_among_several_is_named_with_its_line_and_the_rest_checked(
+    tmp_path: Path,
+) -> None:
     good = solution_json(deal(load_game("fan"), 1), [])
     bad = json.loads(good)
     bad["result"] = "maybe"
-    path = write(tmp_path, f"{good}\n\n{json.dumps(bad)}\n")
-    assert_fails(run("check", path), 2, f"{path!r}: solution 2 (line 3): 'result' must be one of")
+    checked = run("check", write(tmp_path, f"{good}\n\n{json.dumps(bad)}\n{good}\n"))
+    assert checked.exit_code == 1
+    assert checked.output.splitlines() == [
+        "not ok: solution 2 (line 3): 'result' must be one of won, unwinnable, unknown, not \"maybe\"",
+        "not ok: 1 of 3 solutions",
+    ]
+    alone = write(tmp_path, json.dumps(bad), "alone.json")  # one record that is no solution: no file to check
+    assert_fails(run("check", alone), 2, f"{alone!r}: 'result' must be one of")
     assert_fails(run("check", write(tmp_path, f"{good}\n{{\n")), 2, "malformed solution json at line 3")
     assert_fails(run("check", "-", input=" \n"), 2, "standard input: no solution in it: it is empty")
 

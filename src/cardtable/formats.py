@@ -298,18 +298,36 @@ def solutions_in(pieces: Iterable[str]) -> Iterator[Solution]:
     them this way, holding one at a time. Named as :func:`read_solutions` names
     them, which needs one solution read ahead to know whether there are several.
     """
+    for solution in solutions_or_problems(pieces):
+        if isinstance(solution, InvalidSolutionError):
+            raise solution
+        yield solution
+
+
+def solutions_or_problems(pieces: Iterable[str]) -> Iterator[Solution | InvalidSolutionError]:
+    """As :func:`solutions_in`, but a record that is JSON and yet no solution comes as its problem, and reading goes on.
+
+    A checker of thousands should tell every bad record, not stop at the first.
+    Text that is not JSON still raises: where the next record starts is unknown.
+    """
     values = json_values(pieces, "solution", InvalidSolutionError)
     first = next(values)
     second = next(values, None)
     if second is None:
-        yield _solution_from(first[0])
+        yield _solution_or_problem(first[0])
         return
     for number, (obj, line) in enumerate(itertools.chain((first, second), values), 1):
-        try:
-            solution = _solution_from(obj)
-        except InvalidSolutionError as problem:
-            raise InvalidSolutionError(f"solution {number} (line {line}): {problem}") from None
-        yield solution
+        found = _solution_or_problem(obj)
+        if isinstance(found, InvalidSolutionError):
+            found = InvalidSolutionError(f"solution {number} (line {line}): {found}")
+        yield found
+
+
+def _solution_or_problem(obj: Any) -> Solution | InvalidSolutionError:
+    try:
+        return _solution_from(obj)
+    except InvalidSolutionError as problem:
+        return problem
 
 
 _VALUE_STARTS: Final = frozenset('{["-0123456789tfn')

@@ -26,18 +26,17 @@ from typing import IO, Final, TypeVar, cast
 import click
 
 from cardtable.core.deals import deal, parse_deal_number
-from cardtable.core.errors import CardtableError, reason
+from cardtable.core.errors import CardtableError, InvalidSolutionError, reason
 from cardtable.core.move import REDEAL, Move
 from cardtable.core.state import State
 from cardtable.formats import (
     MAX_VALUE,
     RESULTS,
-    Solution,
     deal_to_json,
     move_to_json,
     read_position,
     replay,
-    solutions_in,
+    solutions_or_problems,
 )
 from cardtable.games import GAMES, find_game, load_game, options_note
 from cardtable.interop import solvitaire
@@ -46,6 +45,7 @@ from cardtable.render.text import console, fitting_width, layout
 STDIN: Final = "-"
 GZIP_MAGIC: Final = b"\x1f\x8b"
 Parsed = TypeVar("Parsed")
+Record = TypeVar("Record")
 NUMBER_ARGS: Final = {"ignore_unknown_options": True}
 """Lets ``-3`` reach the deal-number check, which says what is wrong with it, not click."""
 
@@ -315,12 +315,17 @@ def check(file: str) -> None:
 
     A file may hold several solutions one after another, such as the JSON
     Lines of 'cardtable solve --json' on several deals: then each one that
-    fails gets its own 'not ok' line, naming it, and a last line sums up.
+    fails, or is no solution though it is JSON, gets its own 'not ok' line,
+    naming it, and a last line sums up.
     """
-    solutions = _named_errors(file, solutions_in(text_pieces(file)))
+    solutions = _named_errors(file, solutions_or_problems(text_pieces(file)))
     first = next(solutions)
     second = next(solutions, None)
     if second is None:
+        if isinstance(first, InvalidSolutionError):
+            raise InvalidSolutionError(
+                f"{_where(file)}: {first}"
+            )  # one record, not a solution: no file to check
         result = replay(first)
         if result.problem is not None:
             click.echo(f"not ok: {result.problem}")
@@ -329,6 +334,10 @@ def check(file: str) -> None:
         return
     failed, moves, results = 0, 0, Counter[str]()
     for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
+        if isinstance(solution, InvalidSolutionError):  # named with its number and line already
+            failed += 1
+            click.echo(f"not ok: {solution}")
+            continue
         result = replay(solution)
         if result.problem is not None:
             failed += 1
@@ -344,10 +353,10 @@ def check(file: str) -> None:
     click.echo(f"ok {total} solutions ({verdicts}), {moves} moves")
 
 
-def _named_errors(path: str, solutions: Iterator[Solution]) -> Iterator[Solution]:
-    """``solutions`` read from ``path``, a mistake in them told with the file's name, as :func:`read_file` tells it."""
+def _named_errors(path: str, records: Iterator[Record]) -> Iterator[Record]:
+    """``records`` read from ``path``, a mistake in them told with the file's name, as :func:`read_file` tells it."""
     try:
-        yield from solutions
+        yield from records
     except CardtableError as problem:
         if isinstance(problem, InputFileError):
             raise
