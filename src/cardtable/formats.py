@@ -112,7 +112,7 @@ def deal_to_dict(state: State) -> dict[str, Any]:
     for pid, pile in zip(state.plan.ids, state.piles):
         piles.setdefault(pid.group, []).append(card_names(pile))
     out["piles"] = piles
-    if state.spec.redeals:
+    if _carries_redeals(state.spec):
         out["redeals_left"] = state.redeals_left
         out["seed"] = state.seed
     return out
@@ -126,6 +126,12 @@ def deal_to_json(state: State) -> str:
 def read_deal(text: str) -> State:
     """Parse a deal file's text into a position, checking it fully."""
     return deal_from_dict(parse_json(text, "deal", InvalidDealError))
+
+
+def _carries_redeals(spec: GameSpec) -> bool:
+    """Whether a deal of the game has ``redeals_left`` and ``seed``: formats.md gives them to the game that redeals,
+    the La Belle Lucie form, with whatever options (``redeals=0`` writes ``"redeals_left": 0``)."""
+    return bool(spec.redeals) or "redeals" in spec.options
 
 
 def deal_from_dict(obj: Any) -> State:
@@ -143,8 +149,7 @@ def deal_from_dict(obj: Any) -> State:
     except CardtableError as problem:
         raise InvalidDealError(str(problem)) from None
     number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL)
-    # formats.md has these only for a game that redeals; to any other they are unknown fields, ignored
-    redeals_at_all = bool(spec.redeals) or "redeals" in spec.options
+    redeals_at_all = _carries_redeals(spec)  # to any other game these are unknown fields, ignored
     seed = _optional_int(obj, "seed", low=0) if redeals_at_all else None
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
     groups = _read_groups(spec, obj.get("piles"))
