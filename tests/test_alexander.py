@@ -95,6 +95,14 @@ def test_black_foundations_build_down_in_suit() -> None:
     assert not legal(state, "fan/2 foundation/2 AC")  # the ace comes last
 
 
+def test_a_card_of_the_right_rank_in_another_suit_never_goes_home() -> None:
+    state = position("KH QH JH", "KD QD JD", "AC 2C 3C", "AS 2S 3S")  # up to TH and TD, down to 4C and 4S
+    assert legal(state, "fan/0 foundation/0 JH") and legal(state, "fan/1 foundation/1 JD")
+    assert not legal(state, "fan/1 foundation/0 JD") and not legal(state, "fan/0 foundation/1 JH")
+    assert legal(state, "fan/2 foundation/2 3C") and legal(state, "fan/3 foundation/3 3S")
+    assert not legal(state, "fan/3 foundation/2 3S") and not legal(state, "fan/2 foundation/3 3C")
+
+
 def test_a_black_foundation_finishes_with_its_ace() -> None:
     state = position("AC")
     state.push_checked(Move.from_text("fan/0 foundation/2 AC"))

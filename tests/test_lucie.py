@@ -168,6 +168,9 @@ def test_redeal_only_when_no_other_move() -> None:
     blocked = position(*BLOCKED)
     assert list(blocked.legal_moves) == [Move.redeal()]
     assert not blocked.is_lost()
+    only_a_fan_move = position("TC KH", "JD QC KD", "QH KS JC KC QD")  # Q♦ onto K♦, and nothing home
+    assert list(only_a_fan_move.legal_moves) == [Move.from_text("fan/2 fan/1 QD")]
+    assert not only_a_fan_move.is_legal(Move.redeal())
 
 
 def test_the_redeal_deals_fans_of_three_with_the_remainder_last() -> None:

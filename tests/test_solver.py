@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from cardtable import Card, Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
-from cardtable.formats import Solution, read_deal, replay
+from cardtable.formats import Solution, deal_from_dict, read_deal, replay
 from cardtable.solver import Limit, Progress, search, solve
 from cardtable.solver.prune import Pruner, safe_home_move
 from helpers import (
@@ -185,7 +185,16 @@ def test_every_win_found_on_random_positions_replays(game: str, data: st.DataObj
         assert_replays(state, result.moves)
 
 
-@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE, "alexander-the-great-lucie(redeals=0)"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        FAN,
+        ALEXANDER,
+        LUCIE,
+        "alexander-the-great-lucie(redeals=0)",
+        "alexander-the-great-lucie(redeal_anytime=true)",
+    ],
+)
 @FAST
 @given(data=st.data())
 def test_pruning_never_changes_a_verdict(game: str, data: st.DataObject) -> None:
@@ -196,6 +205,32 @@ def test_pruning_never_changes_a_verdict(game: str, data: st.DataObject) -> None
         return
     pruned = solve(state, limit)
     assert pruned.status == plain.status
+
+
+def test_with_a_redeal_at_any_time_no_card_is_safe_to_send_home() -> None:
+    # A redeal that may come at any time gathers whatever is left in the fans: sending K♣
+    # home first leaves a redeal that loses, so K♣ is not safe here (prune.py, safe_home).
+    anytime = "alexander-the-great-lucie(redeal_anytime=true)"
+    foundations = [
+        [f"{r}D" for r in "A23456789TJ"],
+        [f"{r}H" for r in "A234567"],
+        [f"{r}C" for r in "A23456789TJQ"],
+        [f"{r}S" for r in "A23456789TJQK"],
+    ]
+    fans: list[list[str]] = [[] for _ in range(18)]
+    fans[3], fans[4], fans[7], fans[8], fans[10], fans[14] = (
+        ["9H"],
+        ["8H", "QD", "KC"],
+        ["KD"],
+        ["JH", "KH"],
+        ["TH"],
+        ["QH"],
+    )
+    state = deal_from_dict(
+        {"game": anytime, "redeals_left": 2, "seed": 371, "piles": {"foundation": foundations, "fan": fans}}
+    )
+    assert safe_home_move(state) is None
+    assert solve(state).status == solve(state, prune=False).status == "won"
 
 
 def test_lucie_covering_a_card_can_be_what_wins_the_redeal() -> None:
