@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, card_name, deal, load_game
+from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, deal, load_game
 from cardtable.core.notation import move_text, parse_move, pile_code
 from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, names, random_play
 
@@ -154,14 +154,24 @@ def test_acey_codes() -> None:
         parse_move(state, "t0 r0")
 
 
-def test_a_card_named_that_is_already_home_is_not_moved_between_foundations() -> None:
-    state = acey()
-    home = state.pile(PileId("foundation", 0))[-1]
-    with pytest.raises(
-        IllegalMoveError, match=r"is already on f[01]: to move it off, say from where to where"
-    ):
-        parse_move(state, card_name(home))
-    assert parse_move(state, "f0 t1") == Move("card", PileId("foundation", 0), PileId("tableau", 1), home)
+def test_a_card_already_home_is_not_sent_on_to_another_foundation_unless_asked() -> None:
+    state = deal(load_game("acey-and-kingsley"), 7)
+    state.push(parse_move(state, "t2"))  # 2♣ onto f0, which f1 would take too
+    for text in ("f0", "2c"):  # a double-click on f0 sends "f0"
+        with pytest.raises(
+            IllegalMoveError, match=rf"^illegal move: '{text}': 2♣ is already home; to pass it"
+        ):
+            parse_move(state, text)
+    assert (
+        parse_move(state, "f0 f")
+        == parse_move(state, "f0 f1")
+        == Move.from_text("foundation/0 foundation/1 2C")
+    )
+    endgame = acey()  # the stock out and tableau piles empty: a card home may go to one
+    top = endgame.pile(PileId("foundation", 0))[-1]
+    with pytest.raises(InvalidMoveError, match=r"^ambiguous move: 'f0' could go to t1, t2, t3"):
+        parse_move(endgame, "f0")
+    assert parse_move(endgame, "f0 t1") == Move("card", PileId("foundation", 0), PileId("tableau", 1), top)
 
 
 def test_a_pile_out_of_range_is_told_the_range() -> None:
@@ -199,7 +209,7 @@ def test_a_card_on_two_piles_is_taken_from_off_the_foundations() -> None:
     state = acey_position(up=(5, 4, 13, 13), tableau=["5C", "", "", ""], rest="waste")
     assert names(state.group("foundation")[0][-1:]) == "5C"
     assert parse_move(state, "5c") == Move.from_text("tableau/0 foundation/1 5C")
-    assert parse_move(state, "f0") == Move.from_text("foundation/0 foundation/1 5C")
+    assert parse_move(state, "f0 f") == Move.from_text("foundation/0 foundation/1 5C")  # by name only
 
 
 def test_deal_words() -> None:

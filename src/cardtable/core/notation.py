@@ -145,15 +145,18 @@ def _card_move(state: State, words: str, text: str) -> Move:
         raise IllegalMoveError(
             f"illegal move: {text!r}: {card_symbol(card)} is not on top of a pile that plays"
         )
-    if all(pid.group == "foundation" for pid in playable):  # naming a card sends it home, and it is home
-        raise IllegalMoveError(
-            f"illegal move: {text!r}: {card_symbol(card)} is already on {pile_code(state, playable[0])}:"
-            f" to move it off, say from where to where, like '{pile_code(state, playable[0])} t0'"
-        )
     # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
     return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
+
+
+def _between_foundations(move: Move) -> bool:
+    return (
+        move.source is not None
+        and move.target is not None
+        and move.source.group == move.target.group == "foundation"
+    )
 
 
 def _examples(state: State) -> str:
@@ -165,7 +168,11 @@ def _examples(state: State) -> str:
 
 
 def _only_move(state: State, source: PileId, text: str, group: str | None = None) -> Move:
-    """The move of ``source``'s top card (to a pile of ``group``, if given): to a foundation if one takes it, else the one place."""
+    """The move of ``source``'s top card (to a pile of ``group``, if given): to a foundation if one takes it, else the one place.
+
+    A card already home is sent to another foundation only when that is asked
+    by name (``f0 f1``, ``f0 f``): sent "home", it would just hop between them.
+    """
     moves = [
         m
         for m in state.legal_moves
@@ -173,6 +180,16 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         and m.source == source
         and (group is None or (m.target is not None and m.target.group == group))
     ]
+    passes = [m for m in moves if group is None and _between_foundations(m)]
+    if passes and len(passes) == len(moves):
+        other = passes[0].target
+        assert other is not None
+        example = f"{pile_code(state, source)} {pile_code(state, other)}"
+        raise IllegalMoveError(
+            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} is already home;"
+            f" to pass it to another foundation, name both piles, like '{example}'"
+        )
+    moves = [m for m in moves if m not in passes]
     if not moves:
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
             raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
