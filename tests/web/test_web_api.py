@@ -16,6 +16,7 @@ from cardtable.server.app import create_app
 from cardtable.server.players import COOKIE
 from cardtable.solver import Limit, solve
 from cardtable.store import Store
+from helpers import fan_position
 from web.positions import ACEY_WINNING_LINE, acey_nearly_won
 
 ALEXANDER = "alexander-the-great"
@@ -593,3 +594,24 @@ def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(cl
     assert hinted["status"] == "won"
     move = hinted["moves"][0]
     assert twin.why_illegal(move_from_dict(move)) is None  # a move as formats.md writes it, text aside
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"game": "fan", "deal": True}, "deal: Input should be a valid integer"),
+        ({"game": "fan", "deal": "7"}, "deal: Input should be a valid integer"),
+        ({"game": "fan", "winnable": "yes"}, "winnable: Input should be a valid boolean"),
+    ],
+)
+def test_a_value_of_another_json_type_is_refused_not_read_as_something(
+    client: TestClient, body: dict[str, Any], problem: str
+) -> None:
+    assert post(client, "/api/plays", body, 422)["detail"] == problem
+
+
+def test_a_position_already_won_is_no_game_to_start(client: TestClient) -> None:
+    won = deal_to_dict(fan_position("fan", []))  # every card home
+    refused = post(client, "/api/plays", {"game": "fan", "position": won}, 422)
+    assert refused["detail"] == "the position is already won: every card is on the foundations"
+    assert client.get("/api/stats").json()["history"] == []

@@ -91,6 +91,8 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
         state = deal_from_dict(body.position)
         if state.spec.id != spec.id:
             raise InvalidDealError(f"the position is a {state.spec.id!r} deal, not {spec.id!r}")
+        if state.is_won():  # nothing to play, and a game won without a move would count in the statistics
+            raise InvalidDealError("the position is already won: every card is on the foundations")
     elif body.winnable:
         search = await solver.winnable_deal(spec)
         state, message = deal(spec, search.number), search.note

@@ -1,6 +1,6 @@
 """The API's request and response bodies, checked by pydantic and listed in the OpenAPI schema.
 
-Requests are strict and small: unknown fields are refused, strings and lists
+Requests are strict and small: unknown fields and values of another JSON type are refused, strings and lists
 have maximum lengths. Moves and positions travel as the JSON objects of
 formats.md and are read by :mod:`cardtable.formats`, the one reader of them.
 """
@@ -16,9 +16,13 @@ from cardtable.solver.search import Status
 
 
 class Strict(BaseModel):
-    """A request body: unknown fields are an error, not silently ignored."""
+    """A request body: unknown fields are an error, not silently ignored, and values have their own JSON types.
 
-    model_config = ConfigDict(extra="forbid")
+    Pydantic's default would read ``"deal": true`` as deal 1 and ``"7"`` as 7:
+    a client that sends those has a bug it should hear of.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewPlay(Strict):
