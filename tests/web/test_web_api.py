@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardtable import deal, load_game
+from cardtable.core.notation import with_codes
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.server import solving
 from cardtable.server.app import create_app
@@ -225,12 +226,13 @@ def test_an_illegal_move_says_why_and_changes_nothing(client: TestClient, store:
         {"redeal": None},
     ):
         refused = move(client, play, 409, move=body)
-        assert refused["detail"] == state.why_illegal(move_from_dict(body))
+        assert refused["detail"] == with_codes(state, state.why_illegal(move_from_dict(body)) or "")
+    # piles named as the page labels them
     assert move(client, play, 409, move={"from": "fan/0", "to": "fan/1", "card": "9C"})["detail"] == (
-        "9♣ does not go on 7♦ (fan/1)"
+        "9♣ does not go on 7♦ (t1)"
     )
     refused = move(client, play, 409, text="t0 f0")
-    assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (foundation/0)"
+    assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (f0)"
     assert client.get(f"/api/plays/{play}").json() == before
     assert store.get(store_player(client), play) == saved
 

@@ -13,9 +13,9 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from cardtable.core.deals import deal
-from cardtable.core.errors import InvalidDealError, UnknownGameError
+from cardtable.core.errors import CardtableError, InvalidDealError, UnknownGameError
 from cardtable.core.move import Move
-from cardtable.core.notation import move_text, parse_move
+from cardtable.core.notation import move_text, parse_move, with_codes
 from cardtable.formats import deal_from_dict, move_from_dict
 from cardtable.games import GAMES, load_game
 from cardtable.server.models import (
@@ -125,11 +125,17 @@ def get_play(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
 
 @router.post("/plays/{play_id}/moves", response_model=PlayView)
 def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) -> PlayView:
-    """Make a move; an illegal one is refused (409) with the rules' reason, and nothing changes."""
+    """Make a move; an illegal one is refused (409) with the rules' reason, and nothing changes.
+
+    The reason names piles by the codes the page labels them with (``t3``, ``f0``), as the terminal does.
+    """
 
     def act(play: Play) -> None:
-        move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
-        play.play(move, autoplay=body.autoplay)
+        try:
+            move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
+            play.play(move, autoplay=body.autoplay)
+        except CardtableError as error:
+            raise type(error)(with_codes(play.state, str(error))) from None
 
     return play_view(plays.change(who, play_id, act, body.board))
 
