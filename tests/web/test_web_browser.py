@@ -213,7 +213,7 @@ def test_keys_and_the_move_box(page: Page) -> None:
     expect(page.locator("#command")).to_be_focused()
     page.keyboard.type("t0 f0")
     page.keyboard.press("Enter")
-    expect(page.locator("#toast")).to_have_text("illegal move: 't0 f0': 9♣ does not go on A♥ (foundation/0)")
+    expect(page.locator("#toast")).to_have_text("illegal move: 't0 f0': 9♣ does not go on A♥ (f0)")
     page.fill("#command", "t5 f2")
     page.keyboard.press("Enter")
     table_at(page, moves=1)
