@@ -130,7 +130,7 @@ def test_the_stock_is_counted_but_face_down(client: TestClient) -> None:
 def test_a_random_deal_and_game_options(client: TestClient) -> None:
     view = start(client, "alexander-the-great-lucie( redeals = 0 )", None)
     assert view["game"] == "alexander-the-great-lucie(redeals=0)"
-    assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] == 0
+    assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] is None  # no redeal: no Redeal button
     assert view["rules_note"].startswith("This id sets options: redeals=0 (instead of 2).")
     assert start(client, LUCIE, 5)["rules_note"] is None
 
@@ -617,3 +617,15 @@ def test_a_position_already_won_is_no_game_to_start(client: TestClient) -> None:
     refused = post(client, "/api/plays", {"game": "fan", "position": won}, 422)
     assert refused["detail"] == "the position is already won: every card is on the foundations"
     assert client.get("/api/stats").json()["history"] == []
+
+
+def test_an_empty_pile_says_whether_it_takes_a_card_again(client: TestClient) -> None:
+    position = deal_to_dict(fan_position(LUCIE, ["KC", "KD"]))  # fans 2 to 17 empty: a Lucie fan stays so
+    piles = {p["id"]: p for p in start(client, LUCIE, None, position=position)["piles"]}
+    assert piles["fan/5"]["takes"] and not piles["fan/5"]["takes_when_empty"]
+    assert piles["foundation/0"]["takes_when_empty"]
+    in_fan = {
+        p["id"]: p
+        for p in start(client, "fan", None, position=deal_to_dict(fan_position("fan", ["KC"])))["piles"]
+    }
+    assert in_fan["fan/5"]["takes_when_empty"]  # a king may fill it

@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, expect
 
 from cardtable import deal, load_game
-from cardtable.formats import move_to_dict
+from cardtable.formats import deal_to_dict, move_to_dict
 from cardtable.solver import Limit, solve
+from helpers import fan_position
 from web.browsing import (
     click_pile,
     close_result,
@@ -284,6 +285,21 @@ def test_show_me_plays_the_solvers_line_to_the_end(page: Page) -> None:
     page.click("#show")
     expect(page.locator("#result-title")).to_have_text("You won!")
     expect(page.locator("#result-text")).to_contain_text("with the solver's help")
+    page.click("#result-close")
+    page.reload()  # a game already over is shown as it stands, without greeting it again
+    expect(page.locator("#facts")).to_contain_text("won")
+    expect(page.locator("#result")).to_be_hidden()
+
+
+def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> None:
+    page.goto("/")
+    page.wait_for_selector("#table .slot")
+    blocked = deal_to_dict(fan_position(LUCIE, ["TC KH", "JD QD QC", "QH KS JC KC KD"]))
+    page.request.post("/api/plays", data={"game": LUCIE, "position": blocked})
+    page.reload()
+    expect(page.locator("#facts")).to_contain_text("no card can move: redeal")
+    expect(page.locator("#redeal")).to_be_enabled()
+    assert page.locator(".slot.closed").count() == 15  # fans 3 to 17: a Lucie fan emptied stays empty
 
 
 def test_a_hint_the_solver_cannot_prove_is_shown_as_its_best_guess(page: Page) -> None:

@@ -90,6 +90,9 @@ class PileView(BaseModel):
     base: Literal["A", "K"] | None = Field(None, description="foundations: the rank they start from")
     direction: Literal["up", "down"] | None = None
     takes: bool = Field(description="whether cards may ever be placed on it")
+    takes_when_empty: bool = Field(
+        description="whether a card may be placed on it when it is empty (a La Belle Lucie fan's place stays empty)"
+    )
 
 
 class PlayView(BaseModel):

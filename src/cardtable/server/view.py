@@ -48,6 +48,7 @@ def pile_views(state: State) -> list[PileView]:
                 base=None if up is None else ("A" if up else "K"),
                 direction=None if up is None else ("up" if up else "down"),
                 takes=index in plan.targets,
+                takes_when_empty=index in plan.targets and any(plan.on_empty[index]),
             )
         )
     return views
@@ -71,7 +72,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         seconds=round(record.seconds, 1),
         assisted=record.assisted,
         hints=record.hints,
-        redeals_left=state.redeals_left if state.spec.redeals or "redeals" in state.spec.options else None,
+        redeals_left=state.redeals_left if state.spec.redeals else None,
         can_deal=state.can_deal(),
         can_redeal=state.can_redeal(),
         autoplay_safe=pruner(state.spec).safe_home(state),

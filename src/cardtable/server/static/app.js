@@ -66,6 +66,9 @@ function showFacts() {
   const stock = v.piles.find((p) => p.group === "stock");
   if (stock) facts.push(`stock ${stock.count}`);
   if (v.assisted) facts.push("solver helped");
+  if (v.status === "won") facts.push("won");
+  else if (v.status === "lost") facts.push("no moves left");
+  else if (v.can_redeal && v.legal.every((m) => m.kind === "redeal")) facts.push("no card can move: redeal");
   $("facts").textContent = facts.join(" · ");
 }
 setInterval(showFacts, 1000);
@@ -113,8 +116,11 @@ function show(view, motion) {
   table.draw(view, motion); // after the status line above it is filled in: its height sets the table's room
   say(view, motion);
   if (view.message) toast(view.message, 6);
-  const changed = !previous || previous.id !== view.id || previous.status !== view.status;
-  if (changed && (view.status === "won" || view.status === "lost")) finished(view);
+  // the dialog greets a game that has just ended (or a deal lost before its first move),
+  // not one that was already over when the page opened
+  const same = previous && previous.id === view.id;
+  const ended = same ? previous.status !== view.status : view.moves === 0 && view.redo === 0;
+  if (ended && (view.status === "won" || view.status === "lost")) finished(view);
 }
 
 function finished(view) {
