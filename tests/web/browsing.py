@@ -18,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cardtable import Move, State
 from cardtable.core.move import CARD
+from cardtable.core.notation import with_codes
 
 SCREENSHOTS: Final = Path(
     os.environ.get("CARDTABLE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "cardtable-screenshots"
@@ -142,7 +143,8 @@ def screenshot(page: Page, game: str) -> None:
 
 
 def illegal_card_move(state: State) -> tuple[Move, str]:
-    """A card move the rules refuse onto another tableau pile or a foundation, with the reason."""
+    """A card move the rules refuse onto another tableau pile or a foundation, with the reason as the page says it
+    (piles named by the codes it labels them with)."""
     plan = state.plan
     for source in plan.sources:
         if not state.piles[source] or plan.ids[source].group == "foundation":
@@ -153,7 +155,7 @@ def illegal_card_move(state: State) -> tuple[Move, str]:
             move = Move.card_move(plan.ids[source], plan.ids[target], state.piles[source][-1])
             reason = state.why_illegal(move)
             if reason is not None and "does not go on" in reason:
-                return move, reason
+                return move, with_codes(state, reason)
     raise AssertionError("no illegal move found")
 
 
