@@ -406,3 +406,42 @@ def test_random_play_keeps_the_refill_invariant(number: int) -> None:
         assert all(len(p) <= 13 for p in state.group("foundation"))
     assert all_cards(state) == {c: 2 for c in range(52)}
     assert deal_to_dict(state)["game"] == ACEY
+
+
+# -- lost with moves left: only passes between foundations --------------------------
+
+
+def stuck_position(down: tuple[int, int, int, int] = (13, 13, 13, 13)) -> State:
+    """Stock out, tableau full, ace piles at 5 and 4 (taking a 6 and a 5), no such card on top."""
+    return acey_position(
+        up=(5, 4, 13, 13), down=down, tableau=["7C", "8C", "9C", "TC"], waste="JC", rest="waste"
+    )
+
+
+def test_a_game_where_only_foundation_passes_are_left_is_lost() -> None:
+    state = stuck_position()
+    assert state.legal_moves  # f0's 5 may pass onto f1's 4, and back
+    assert all(
+        m.source and m.target and m.source.group == m.target.group == "foundation" for m in state.legal_moves
+    )
+    assert state.is_lost()
+    outside = [list(state.pile(pid)) for pid in state.plan.ids if pid.group != "foundation"]
+    seen, todo = {state.key()}, [state.copy()]
+    while todo:  # every position those passes reach: the cards outside the foundations never move
+        here = todo.pop()
+        assert [list(here.pile(pid)) for pid in here.plan.ids if pid.group != "foundation"] == outside
+        for move in here.legal_moves:
+            after = here.copy()
+            after.push(move)
+            if after.key() not in seen:
+                seen.add(after.key())
+                todo.append(after)
+
+
+def test_a_meeting_ace_and_king_pile_or_a_space_keeps_the_game_going() -> None:
+    meeting = stuck_position(down=(13, 13, 13, 8))  # a king pile down to 6 meets the ace pile at 5
+    assert not meeting.is_lost()
+    spaced = acey_position(up=(5, 4, 13, 13), tableau=["7C", "8C", "9C", ""], waste="JC", rest="waste")
+    assert not spaced.is_lost()  # an empty tableau pile takes any card
+    dealing = acey_position(up=(5, 4, 13, 13), tableau=["7C", "8C", "9C", "TC"], stock="JC", rest="waste")
+    assert not dealing.is_lost()  # a card is left to deal

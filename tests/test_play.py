@@ -658,3 +658,12 @@ def test_a_saved_game_whose_moves_win_opens_won(tmp_path: Path) -> None:
     game.save(str(path))
     result = play(str(path), "--no-stats", lines=[])
     assert result.exit_code == 0 and result.output.rstrip().endswith("You won fan deal 77 in 2 moves!")
+
+
+def test_an_acey_game_with_only_foundation_passes_left_says_it_is_lost() -> None:
+    from test_acey import stuck_position
+
+    assert Session(stuck_position()).status() == (
+        "No move but passes between foundations is left: acey-and-kingsley is lost after 0 moves."
+        " Undo, restart or quit."
+    )

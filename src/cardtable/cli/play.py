@@ -347,7 +347,12 @@ class Session:
         if state.is_won():
             return f"You won {position_label(self.state)} in {plural(self.moves, 'move')}!"
         if state.is_lost():
-            return f"No move is left: {position_label(self.state)} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
+            why = (
+                "No move is left"
+                if not state.legal_moves
+                else "No move but passes between foundations is left"
+            )
+            return f"{why}: {position_label(state)} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
         if state.can_redeal() and not state.can_deal() and next(state.card_moves(), None) is None:
             left = state.redeals_left
             return f"No card can move: type redeal to gather and deal the fans again ({left} left)."

@@ -17,10 +17,14 @@ Conventions every spec follows:
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from cardtable.core.cards import ACE, KING, Card, Rank
+
+if TYPE_CHECKING:
+    from cardtable.core.state import State
 
 
 class Kind(enum.Enum):
@@ -88,6 +92,10 @@ class GameSpec:
     redeal_fan_size: int = 3  # a redeal deals the last group again in piles of this size
     rules_version: int = 1  # bumped whenever a change could alter a deal's verdict
     options: tuple[str, ...] = ()  # fields settable in the id: game(redeals=0)
+    stuck: Callable[[State], bool] | None = None
+    """A hook for what the data cannot say: whether a position whose moves all go on for ever without
+    changing anything (cards passed between foundations) is lost. Without it, only a position with no
+    legal move at all is."""
 
     def group(self, name: str) -> PileGroup:
         """The group with this formats.md name; KeyError if the game has none."""

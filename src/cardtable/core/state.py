@@ -91,8 +91,11 @@ class State:
         return self.on_foundations() == self.spec.deck_size
 
     def is_lost(self) -> bool:
-        """Whether the game is over without a win: no legal move, redeals included."""
-        return not self.is_won() and not self.legal_moves
+        """Whether the game is over without a win: no legal move, redeals included, or none that gets anywhere
+        (the game's ``stuck`` hook)."""
+        if self.is_won():
+            return False
+        return not self.legal_moves or (self.spec.stuck is not None and self.spec.stuck(self))
 
     @property
     def move_stack(self) -> list[Move]:

@@ -1,7 +1,8 @@
 """Acey and Kingsley: Aces and Kings with the foundations' first cards dealt."""
 
-from cardtable.core.cards import ACE, KING, SUITS, make_card
+from cardtable.core.cards import ACE, KING, SUITS, make_card, rank
 from cardtable.core.spec import ANY_RANK, GameSpec, Kind, PileGroup
+from cardtable.core.state import State
 
 RULES = """\
 Acey and Kingsley, two decks (104 cards). Suits never matter.
@@ -28,6 +29,40 @@ Stock: deal one card at a time onto the waste; one pass only.
 You win when all 104 cards are on the foundations.
 """
 
+
+def stuck(state: State) -> bool:
+    """Lost, though a foundation's top may always be passed to another: nothing else can ever move.
+
+    Once the stock is out and no tableau pile is empty, a card leaves the
+    reserves, the tableau or the waste only for a foundation. Passing tops between
+    foundations changes which ranks they take only where an ace pile and a king
+    pile meet (ace pile to ``a``, king pile to ``a + 1``: together one card of
+    each rank, their boundary free to slide, so they take any rank); otherwise
+    a pass swaps the tops of two piles alike, and the ranks taken stay the same.
+    So with no meeting pair and no top card of a rank some foundation takes,
+    no line of moves ever changes more than the order of the foundations.
+    """
+    plan, piles = state.plan, state.piles
+    if plan.stock is not None and piles[plan.stock]:
+        return False  # a deal is left
+    if any(not piles[i] for i in plan.refills):
+        return False  # an empty tableau pile takes any card
+    bases = state.spec.group("foundation").bases
+    aces = {rank(piles[i][-1]) if piles[i] else 0 for i, base in zip(plan.foundations, bases) if base == ACE}
+    kings = {
+        rank(piles[i][-1]) if piles[i] else KING + 1
+        for i, base in zip(plan.foundations, bases)
+        if base == KING
+    }
+    if any(a + 1 in kings for a in aces):
+        return False  # a meeting pair, which takes any rank
+    taken = {a + 1 for a in aces} | {k - 1 for k in kings}
+    homes = set(plan.foundations)
+    return not any(
+        rank(pile[-1]) in taken for i, pile in enumerate(piles) if pile and i not in homes and i != plan.stock
+    )
+
+
 ACEY_AND_KINGSLEY = GameSpec(
     id="acey-and-kingsley",
     name="Acey and Kingsley",
@@ -46,4 +81,5 @@ ACEY_AND_KINGSLEY = GameSpec(
     foundation_gives=True,
     suits_matter=False,
     refill_from_stock="tableau",
+    stuck=stuck,
 )
