@@ -363,3 +363,17 @@ def test_the_page_is_light(page: Page) -> None:
     total = sum(sizes.values())
     print(f"\npage weight: {total} bytes of HTML+JS+CSS in {len(sizes)} files")
     assert total < 80_000
+
+
+def test_a_message_over_the_table_lets_clicks_through_to_the_cards(page: Page) -> None:
+    page.set_viewport_size({"width": 844, "height": 390})  # a phone on its side: the message is over cards
+    open_deal(page, "fan", 3)
+    page.uncheck("#autoplay")
+    assert page.evaluate("getComputedStyle(document.getElementById('toast')).pointerEvents") == "none"
+    drag(page, "fan/6", "fan/0")  # refused: the message shows
+    expect(page.locator("#toast")).to_be_visible()
+    box = page.locator("#toast").bounding_box()
+    assert box is not None
+    assert page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).id !== 'toast'", [box["x"] + 2, box["y"] + 2]
+    )

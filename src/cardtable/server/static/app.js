@@ -368,7 +368,6 @@ function wire() {
       word();
     } else if (text && (await playMove({ text }, performance.now()))) box.value = "";
   };
-  $("toast").onclick = () => ($("toast").hidden = true);
   $("rules-button").onclick = showRules;
   $("menu").onclick = () => openMenu(!$("bar").classList.contains("open"));
   $("rules-close").onclick = () => $("rules").close();
