@@ -192,6 +192,11 @@ def test_malformed_bodies_are_4xx_never_500(client: TestClient, content: bytes, 
     assert response.json()["detail"]
 
 
+def test_malformed_json_is_told_where_as_a_character_not_as_a_field(client: TestClient) -> None:
+    response = client.post("/api/plays", content=b'{"game": ', headers={"content-type": "application/json"})
+    assert response.json()["detail"] == "malformed json in the request at character 9: expecting value"
+
+
 def test_a_body_larger_than_it_claims_is_cut_off(client: TestClient) -> None:
     def chunks() -> Any:
         for _ in range(100):

@@ -18,7 +18,7 @@ from web.browsing import centre, drag, open_deal, slot, table_at, top_card, unti
 
 ALEXANDER: Final = "alexander-the-great"
 LEAVE: Final = "Leave this game for a new one? It will count as lost in the statistics."
-DEAL_RULE: Final = "is not a deal number: a deal number is a whole number from 1"
+DEAL_RULE: Final = "is not a deal number: a deal number is a whole number from 1 to 2147483647"
 
 
 def _in_progress(page: Page, number: int = 10) -> str:
@@ -75,6 +75,7 @@ class Confirms:
         (f"game={ALEXANDER}&deal=", f"the link's deal '' {DEAL_RULE}"),
         (f"game={ALEXANDER}&deal=1.5", f"the link's deal '1.5' {DEAL_RULE}"),
         ("deal=abc", f"the link's deal 'abc' {DEAL_RULE}"),
+        (f"game={ALEXANDER}&deal=99999999999", f"the link's deal '99999999999' {DEAL_RULE}"),
         (
             "game=alexander-the-great-lucie(redeals=abc)&deal=5",
             "option 'redeals' of alexander-the-great-lucie takes a whole number 0-100, not 'abc'",

@@ -24,7 +24,7 @@ def load_game(game_id: str) -> GameSpec:
     """The spec for ``'alexander-the-great'`` or ``'alexander-the-great-lucie(redeals=0)'``."""
     match = _ID_RE.match(game_id) if isinstance(game_id, str) else None
     if match is None:
-        raise UnknownGameError(f"not a game id: {game_id!r} (try 'cardtable games')")
+        raise UnknownGameError(f"not a game id: {game_id!r} (known games: {', '.join(GAMES)})")
     name, arguments = match.groups()
     base = GAMES.get(name)
     if base is None:

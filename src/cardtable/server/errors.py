@@ -54,9 +54,14 @@ async def _invalid(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     problems = error.errors()
     first = problems[0] if problems else {"loc": (), "msg": "invalid request"}
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-    detail = f"{where}: {message}" if where else message
+    if first.get("type") == "json_invalid":  # its place is a character offset, not a field
+        context = first.get("ctx")
+        at, why = first["loc"][-1], str(context.get("error", "") if isinstance(context, dict) else "").lower()
+        detail = f"malformed json in the request at character {at}" + (f": {why}" if why else "")
+    else:
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+        message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+        detail = f"{where}: {message}" if where else message
     return _problem(
         422, detail, errors=[{"loc": list(p.get("loc", ())), "msg": p.get("msg")} for p in problems]
     )

@@ -9,7 +9,8 @@ const $ = (id) => document.getElementById(id);
 const IDLE_CAP = 300; // seconds: as the server counts play time
 const DEFAULT_GAME = "alexander-the-great";
 const LEAVE = "Leave this game for a new one? It will count as lost in the statistics.";
-const DEAL_RULE = "a deal number is a whole number from 1";
+const MAX_DEAL = 2147483647;
+const DEAL_RULE = `a deal number is a whole number from 1 to ${MAX_DEAL}`;
 const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
 const store = (key, value) => localStorage.setItem(`cardtable.${key}`, value);
 
@@ -498,7 +499,7 @@ function key(e) {
 
 /** The deal number ``text`` names, or null if it names none. */
 function dealNumber(text) {
-  return /^[0-9]+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+  return /^[0-9]+$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_DEAL ? Number(text) : null;
 }
 
 /** Open what a link names, ``?game=G&deal=N`` (either may be left out): the play of G in
