@@ -634,3 +634,15 @@ def test_an_empty_pile_says_whether_it_takes_a_card_again(client: TestClient) ->
         for p in start(client, "fan", None, position=deal_to_dict(fan_position("fan", ["KC"])))["piles"]
     }
     assert in_fan["fan/5"]["takes_when_empty"]  # a king may fill it
+
+
+def test_a_game_left_for_a_new_one_answers_no_questions(client: TestClient, store: Store) -> None:
+    old = start(client, ALEXANDER, 10)["id"]
+    legal = move_to_dict(next(iter(deal(load_game(ALEXANDER), 10).legal_moves)))
+    move(client, old, move=legal)
+    start(client, ALEXANDER, 11)  # the touched game 10 is abandoned
+    for question in ("hint", "verdict", "solution"):
+        refused = post(client, f"/api/plays/{old}/{question}", status=409)
+        assert refused["detail"] == "this game was abandoned for a new one"
+    record = store.get(store_player(client), old)
+    assert record is not None and record.hints == 0  # a refused hint is not counted

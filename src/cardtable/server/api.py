@@ -165,6 +165,7 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
 
 
 def _count_hint(play: Play) -> None:
+    play.check_not_abandoned()
     play.record.hints += 1
 
 
@@ -184,6 +185,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
 async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
     play = await run_in_threadpool(plays.get, who, play_id)
+    play.check_not_abandoned()
     found = await solver.verdict(play.state, solver.budgets.verdict)
     return _verdict_view(play, found, solver.budgets.verdict, first_only=True)
 
@@ -196,6 +198,7 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     winnable?", which does not mark the game.
     """
     play = await run_in_threadpool(plays.get, who, play_id)
+    play.check_not_abandoned()
     found = await solver.verdict(play.state, solver.budgets.line)
     if found.moves:
         await run_in_threadpool(plays.change, who, play_id, _mark_assisted)

@@ -151,6 +151,10 @@ class Play:
     def _check_open(self) -> None:
         if self.status == "won":
             raise NothingToDoError("the game is won: start the next deal")
+        self.check_not_abandoned()
+
+    def check_not_abandoned(self) -> None:
+        """Refuse anything asked of a game left for a new one: a move, or a question for the solver."""
         if self.status == "abandoned":
             raise NothingToDoError("this game was abandoned for a new one")
 

@@ -99,7 +99,7 @@ function show(view, motion) {
   $("title").textContent = `${view.name} · ${view.deal === null ? "own position" : `deal ${view.deal}`}`;
   document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
   const game = $("game");
-  if (![...game.options].some((o) => o.value === view.game)) game.add(new Option(view.game, view.game));
+  if (![...game.options].some((o) => o.value === view.game)) game.add(new Option(view.name, view.game));
   game.value = view.game;
   store("game", view.game);
   $("undo").disabled = view.moves === 0 || view.status === "won";
