@@ -112,7 +112,7 @@ function show(view, motion) {
   redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
   $("autoplay").parentElement.title = view.autoplay_safe
     ? "Send home the cards that can safely go"
-    : "Autoplay sends home only cards proved safe to send; here none can be proved safe yet";
+    : "Autoplay sends home only cards proved safe to send; in this position none can be";
   showFacts();
   table.draw(view, motion); // after the status line above it is filled in: its height sets the table's room
   say(view, motion);
