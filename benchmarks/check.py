@@ -3,8 +3,8 @@
     python benchmarks/check.py [--copies 20] [--source FILE]
 
 Writes ``--copies`` copies of a file of solutions one after another (by
-default the Acey and Kingsley wins kept in ``benchmarks/results``: 55 lines of
-about 11 KB each), checks the result in a child process, and prints the
+default the 513 Acey and Kingsley wins of the survey's unknowns kept in
+``benchmarks/results``, about 11 KB each), checks the result in a child process, and prints the
 solutions, the file's size, the wall time and the child's peak memory. A
 survey of a million deals writes gigabytes of solutions, so the peak should
 stay the same however many copies there are: ``check`` holds one solution at a
@@ -24,14 +24,13 @@ from pathlib import Path
 from cardtable.cli.info import text_pieces
 
 RESULTS = Path(__file__).parent / "results"
+SOURCE = RESULTS / "acey-and-kingsley-survey-unknowns-60s-e0bbdf6-solutions.jsonl.gz"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--copies", type=int, default=20)
-    parser.add_argument(
-        "--source", type=Path, default=next(RESULTS.glob("acey-and-kingsley-*-solutions.jsonl.gz"))
-    )
+    parser.add_argument("--source", type=Path, default=SOURCE)
     args = parser.parse_args()
     text = "".join(text_pieces(str(args.source)))
     with tempfile.TemporaryDirectory() as scratch:

@@ -290,7 +290,7 @@ def moves(source: str, number: str | None) -> None:
     With one argument, the position is the deal file FILE ('-' reads standard
     input); with two, it is deal N of GAME. Lines are sorted as byte strings,
     like 'LC_ALL=C sort', so the output can be compared with other tools'. An
-    allowed redeal prints the fans it makes; a won or lost position prints nothing.
+    allowed redeal prints the fans it makes; a position with no legal move prints nothing.
     """
     state = position(source, number)
     for line in sorted_lines([move_to_json(_as_written(state, move)) for move in state.legal_moves]):

@@ -26,7 +26,9 @@ pile takes any playable card.
 
 Stock: deal one card at a time onto the waste; one pass only.
 
-You win when all 104 cards are on the foundations.
+You win when all 104 cards are on the foundations. The game is lost when no move
+is left but passing cards between foundations, and no such pass can ever let
+another card move.
 """
 
 
