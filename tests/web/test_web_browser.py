@@ -377,3 +377,22 @@ def test_a_message_over_the_table_lets_clicks_through_to_the_cards(page: Page) -
     assert page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y).id !== 'toast'", [box["x"] + 2, box["y"] + 2]
     )
+
+
+def test_a_fan_growing_long_reflows_the_table_now_and_then_not_at_every_card(page: Page) -> None:
+    page.goto("/")
+    page.wait_for_selector("#table .slot")
+    spades = ["KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S", "2S"]  # one a fan, A♠ home
+    position = deal_to_dict(fan_position("fan", spades))
+    page.request.post("/api/plays", data={"game": "fan", "position": position})
+    page.reload()
+    page.uncheck("#autoplay")
+    widths = []
+    for index in range(1, len(spades)):  # Q♠ onto K♠, J♠ onto Q♠, ... down to 2♠: a fan of 12
+        page.fill("#command", f"t{index} t0")
+        page.keyboard.press("Enter")
+        table_at(page, moves=index)
+        box = slot(page, "fan/5").bounding_box()
+        assert box is not None
+        widths.append(round(box["width"]))
+    assert len(set(widths)) <= 3, widths  # the cards' size changed at most twice, not at every card

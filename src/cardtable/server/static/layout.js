@@ -8,7 +8,8 @@ const MIN_SPREAD = 0.25;
 const RATIO = 1.4; // card height / width
 const WASTE_SHOWN = 3;
 
-/** How many cards wide each group's slots are, fixed when a play is first drawn so the
+
+/** How many cards wide each group's slots are, set when a play is first drawn so the
  *  table does not jump about as fans grow and shrink. */
 export function capacities(piles) {
   const most = {};
@@ -19,15 +20,29 @@ export function capacities(piles) {
     else if (group === "waste") out[group] = WASTE_SHOWN;
     else out[group] = most[group] + (group === "fan" ? 1 : 0);
   }
+  return grown(out, piles);
+}
+
+/** The capacities, never smaller, with room for every pile: a pile that outgrows its group's
+ *  slots even with the spread squeezed widens them to twice the cards it holds, so the table
+ *  reflows once or twice as a fan grows long, not at every card. */
+export function grown(capacity, piles) {
+  const out = { ...capacity };
+  for (const pile of piles) {
+    const spread = SPREAD[pile.group];
+    if (!spread || pile.group === "waste" || pile.count <= squeezed(out[pile.group] || 1, spread)) continue;
+    out[pile.group] = Math.ceil(1 + (2 * pile.count - 1) * (MIN_SPREAD / spread));
+  }
   return out;
 }
 
+/** How many cards a slot ``base`` cards wide shows with the spread squeezed to the least. */
+function squeezed(base, spread) {
+  return 1 + ((base - 1) * spread) / MIN_SPREAD;
+}
+
 function slotCards(pile, capacity) {
-  const base = capacity[pile.group] || 1;
-  if (!SPREAD[pile.group] || pile.group === "waste") return base;
-  // beyond the capacity, squeeze the spread; widen only when squeezing is not enough
-  const squeezed = 1 + ((base - 1) * SPREAD[pile.group]) / MIN_SPREAD;
-  return pile.count > squeezed ? Math.ceil(1 + (pile.count - 1) * (MIN_SPREAD / SPREAD[pile.group])) : base;
+  return capacity[pile.group] || 1; // grown() has made room for every pile
 }
 
 function metrics(cw) {

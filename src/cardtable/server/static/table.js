@@ -3,7 +3,7 @@
 // It never decides whether a move is legal: it highlights the targets the server listed.
 
 import { backSVG, cardLabel, faceSVG } from "./cards.js";
-import { capacities, layout } from "./layout.js";
+import { capacities, grown, layout } from "./layout.js";
 
 const DRAG_START = 6; // pixels a press must travel to become a drag
 const DOUBLE = 350; // milliseconds between the clicks of a double-click
@@ -71,6 +71,8 @@ export class Table {
     if (view.id !== this.playId) {
       this.playId = view.id;
       this.capacity = capacities(view.piles);
+    } else {
+      this.capacity = grown(this.capacity, view.piles);
     }
     this.view = view;
     this.selected = null;
