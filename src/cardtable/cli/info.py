@@ -288,7 +288,7 @@ def moves(source: str, number: str | None) -> None:
     """Print every legal move, one JSON move per line.
 
     With one argument, the position is the deal file FILE ('-' reads standard
-    input); with two, it is deal N of GAME. Lines are sorted as byte strings,
+    input), or a saved game where its moves left it; with two, it is deal N of GAME. Lines are sorted as byte strings,
     like 'LC_ALL=C sort', so the output can be compared with other tools'. An
     allowed redeal prints the fans it makes; a position with no legal move prints nothing.
     """

@@ -204,7 +204,7 @@ def _wrap(items: list[str], width: int = 78) -> str:
 def hint(
     source: str, number: str | None, timeout: float | None, max_states: int | None, max_table: int
 ) -> None:
-    """Suggest a move on a winning line from FILE ('-': standard input) or deal N of GAME.
+    """Suggest a move on a winning line from FILE (a deal or a saved game; '-': standard input) or deal N of GAME.
 
     Says so when the position can no longer be won, and when the budget (10 s
     unless --timeout says otherwise) ran out before an answer.
