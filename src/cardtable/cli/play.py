@@ -361,12 +361,11 @@ class Session:
     def greeting(self) -> str:
         """The first line: the game, where it was resumed from, and how to play it again."""
         line = position_label(self.state)
-        if (
-            self.resumed_from is not None and self.assisted and not self.moves
-        ):  # a solution: its line to step through
-            line += f" with the {plural(len(self.redo_stack), 'move')} of {self.resumed_from} to step through with redo"
-        elif self.resumed_from is not None:
-            line += f", resumed from {self.resumed_from} after {plural(self.moves, 'move')}"
+        opened = self.resumed_from
+        if opened is not None and self.assisted and not self.moves:  # a solution, its line ready for redo
+            line += f" with the {plural(len(self.redo_stack), 'move')} of {opened} to step through with redo"
+        elif opened is not None:
+            line += f", resumed from {opened} after {plural(self.moves, 'move')}"
         again = self.replay_command()
         return line + (f": play it again with {again}" if again else "") + ". Type help for the moves."
 
