@@ -288,9 +288,10 @@ def moves(source: str, number: str | None) -> None:
     """Print every legal move, one JSON move per line.
 
     With one argument, the position is the deal file FILE ('-' reads standard
-    input), or a saved game where its moves left it; with two, it is deal N of GAME. Lines are sorted as byte strings,
-    like 'LC_ALL=C sort', so the output can be compared with other tools'. An
-    allowed redeal prints the fans it makes; a position with no legal move prints nothing.
+    input), or a saved game where its moves left it; with two, it is deal N of
+    GAME. Lines are sorted as byte strings, like 'LC_ALL=C sort', so the output
+    can be compared with other tools'. An allowed redeal prints the fans it
+    makes; a position with no legal move prints nothing.
     """
     state = position(source, number)
     for line in sorted_lines([move_to_json(_as_written(state, move)) for move in state.legal_moves]):
@@ -322,10 +323,8 @@ def check(file: str) -> None:
     first = next(solutions)
     second = next(solutions, None)
     if second is None:
-        if isinstance(first, InvalidSolutionError):
-            raise InvalidSolutionError(
-                f"{_where(file)}: {first}"
-            )  # one record, not a solution: no file to check
+        if isinstance(first, InvalidSolutionError):  # one record, and no solution: no file check reads
+            raise InvalidSolutionError(f"{_where(file)}: {first}")
         result = replay(first)
         if result.problem is not None:
             click.echo(f"not ok: {result.problem}")

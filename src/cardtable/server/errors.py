@@ -4,8 +4,9 @@ The core's errors already say what is wrong and where (style.md), so their text
 goes out as it is. SQLite's own errors (a database locked by another program
 past the busy timeout, a full disk, a damaged file) leave the stored plays as
 they were, since each change is one transaction; the player is told to try
-again rather than shown a bare 500. Only a bug becomes a 500. Validation errors of pydantic are boiled down to one line
-naming the field, with the full list kept under ``errors``.
+again rather than shown a bare 500. Only a bug becomes a 500. Validation
+errors of pydantic are boiled down to one line naming the field (or, for
+malformed JSON, the character), with the full list kept under ``errors``.
 """
 
 from __future__ import annotations

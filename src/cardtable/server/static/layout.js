@@ -41,17 +41,13 @@ function squeezed(base, spread) {
   return 1 + ((base - 1) * spread) / MIN_SPREAD;
 }
 
-function slotCards(pile, capacity) {
-  return capacity[pile.group] || 1; // grown() has made room for every pile
-}
-
 function metrics(cw) {
   return { cw, ch: cw * RATIO, gap: Math.max(6, cw * 0.14), caption: Math.max(13, cw * 0.17) };
 }
 
 function slotWidth(pile, capacity, cw) {
   const spread = SPREAD[pile.group] || 0;
-  return cw * (1 + (slotCards(pile, capacity) - 1) * spread);
+  return cw * (1 + ((capacity[pile.group] || 1) - 1) * spread); // grown() made room for every pile
 }
 
 /** Lines of piles for one card width: [{piles, widths, y}], and the total height. */
