@@ -5,12 +5,15 @@ Shared by the terminal game, the survey's pool and the server's solver processes
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Final
 
 
 @contextmanager
@@ -78,3 +81,53 @@ def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+NUDGE_AFTER: Final = 0.02
+"""Seconds a watcher waits, after a signal, before it wakes a prompt that has not noticed it."""
+
+
+@contextmanager
+def signals_reach_the_prompt(*signums: int) -> Iterator[None]:
+    """While lines are read with ``input()``, make the signals ``signums`` take effect at once.
+
+    CPython's readline notices a signal only when it interrupts its wait for a
+    key: one that lands while it is busy (showing the prompt, taking a typed
+    key) would wait for the next key, so a Ctrl-C or a SIGTERM could seem
+    lost. Each signal is written to a wakeup pipe; a watcher thread reading it
+    then sends the main thread SIGUSR1, whose handler does nothing, to
+    interrupt the wait, and the signal's own handler runs. Only the main thread
+    may set handlers; elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    stop = threading.Event()
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def watch() -> None:
+        while not stop.is_set():
+            arrived = os.read(read_end, 64)
+            if any(signum in arrived for signum in signums):
+                time.sleep(NUDGE_AFTER)
+                if not stop.is_set():
+                    signal.pthread_kill(main, signal.SIGUSR1)
+
+    previous_usr1 = signal.signal(signal.SIGUSR1, lambda signum, frame: None)
+    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    watcher = threading.Thread(target=watch, name="signals-reach-the-prompt", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        stop.set()
+        with contextlib.suppress(BlockingIOError):  # a full pipe wakes it as well
+            os.write(write_end, b"\0")  # wakes the watcher to see it must stop
+        watcher.join()  # before SIGUSR1 is put back: its default would end the process
+        signal.signal(signal.SIGUSR1, previous_usr1)
+        os.close(read_end)
+        os.close(write_end)

@@ -45,7 +45,7 @@ from cardtable.formats import (
     saved_game_from_dict,
 )
 from cardtable.games import find_game
-from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c
+from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit
 from cardtable.solver.known import Known
@@ -654,7 +654,8 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
             _say(out, session.no_stats_reason)
     _enable_line_editing()
     try:
-        with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
+        ended = (signal.SIGTERM, signal.SIGHUP)
+        with ended_as_ctrl_c(*ended), signals_reach_the_prompt(signal.SIGINT, *ended):
             run_session(session, read_line, out)
     finally:
         if session.scorebook is not None:
