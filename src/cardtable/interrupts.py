@@ -1,18 +1,18 @@
-"""Ctrl-C held off while something must not be cut short, and workers that end with their parent.
+"""Signals and process lifetimes: Ctrl-C held off while something must not be cut short, SIGTERM
+and SIGHUP taken as Ctrl-C, signals that reach a prompt at once, workers that end with their parent.
 
 Shared by the terminal game, the survey's pool and the server's solver processes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Final
 
 
@@ -125,7 +125,7 @@ def signals_reach_the_prompt(*signums: int) -> Iterator[None]:
     finally:
         signal.set_wakeup_fd(previous_fd)
         stop.set()
-        with contextlib.suppress(BlockingIOError):  # a full pipe wakes it as well
+        with suppress(BlockingIOError):  # a full pipe wakes it as well
             os.write(write_end, b"\0")  # wakes the watcher to see it must stop
         watcher.join()  # before SIGUSR1 is put back: its default would end the process
         signal.signal(signal.SIGUSR1, previous_usr1)
