@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 
 from cardtable import deal, load_game
+from cardtable.cli.play import Session
 from cardtable.formats import deal_to_json, read_solution, replay
 from test_cli import assert_fails, nearly_won, run, write
 from test_play_terminal import exit_code, on_a_terminal, read_until
@@ -101,6 +102,18 @@ def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     assert unknown.output.startswith(
         "try t10 f3 (A♠ fan/10 to foundation/3): the solver's best guess, not proved to win"
         " (searched 3 positions before"
+    )
+
+
+def test_hint_on_a_lost_saved_game_says_how_far_back_it_still_could_be_won(tmp_path: Path) -> None:
+    game = Session(deal(load_game("fan"), 4))
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
+        game.play(text)
+    game.save(str(tmp_path / "lost.json"))
+    answer = run("hint", str(tmp_path / "lost.json"))
+    assert answer.output == (
+        "no move wins from here: this position can no longer be won;"
+        " 3 moves back it still could ('undo 3' goes there)\n"
     )
 
 

@@ -262,7 +262,7 @@ def test_fan_scripted_game() -> None:
     assert "illegal move: 't0 t1'" in out
     assert "took back t1 t6: 5♠" in out and "took back t10 f0: A♠" in out
     assert "again: t10 f0: A♠" in out and "back at the start of the deal" in out
-    assert "Legal moves: " in out and "Commands: undo (u), redo" in out
+    assert "Legal moves: " in out and "Commands: undo [N] (u), redo" in out
 
 
 def test_lucie_scripted_game_with_a_redeal() -> None:
@@ -342,6 +342,41 @@ def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
     assert Session(nearly_won_fan()).hint() == "play t1 f3 (Q♠): the game can still be won in 2 moves"
     assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
     assert "hint" in COMMANDS
+
+
+def test_a_lost_position_hints_how_far_back_the_game_could_still_be_won() -> None:
+    game = session("fan", 4)
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
+        game.play(text)
+    lost = "no move wins from here: this position can no longer be won; "
+    assert game.hint() == lost + "3 moves back it still could ('undo 3' goes there)"
+    assert (
+        game.handle("undo 3").message == "took back 3 moves: now at move 1 (redo plays them again one by one)"
+    )
+    assert game.hint().startswith("play ")
+
+
+def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None:
+    game = session("fan", 1)
+    for text in ["t4 t12", "t13 t0", "t16 t7", "t10 t16"]:
+        game.play(text)
+    assert game.hint().endswith("; only the deal's start still could ('restart' goes there)")
+    game = session("alexander-the-great", 2)
+    for text in ["t11 t5", "t7 t4", "t1 t8"]:
+        game.play(text)
+    assert game.hint().endswith("; nor could any earlier position: the game was lost from its start")
+
+
+def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
+    game = session("fan", 4)
+    for text in ["t4 t0", "t14 t3"]:
+        game.play(text)
+    assert game.handle("undo 3").message == "cannot undo 3 moves: only 2 moves played"
+    assert game.handle("u x").message == "'undo' takes a count of moves, like 'undo 3': not 'u x'"
+    assert game.handle("undo 0").message == "'undo' takes a count of moves, like 'undo 3': not 'undo 0'"
+    assert game.moves == 2
+    assert game.handle("u 2").redraw
+    assert game.moves == 0 and game.handle("redo").message.startswith("again: t4 t0")
 
 
 # Alexander the Great deal 1 to where fresh searches sent 5♣ back and forth between t5 and t7 for ever

@@ -395,6 +395,49 @@ def test_still_winnable_is_honest(client: TestClient) -> None:
     assert lost["status"] == "unwinnable" and "proved" in lost["message"]
 
 
+def test_a_lost_position_says_how_many_undos_bring_back_a_win(client: TestClient) -> None:
+    play = start(client, "fan", 4)["id"]
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
+        move(client, play, text=text)
+    for question in ("hint", "verdict", "solution"):
+        answer = post(client, f"/api/plays/{play}/{question}")
+        assert (answer["status"], answer["undo"]) == ("unwinnable", 3)
+        assert answer["message"].endswith("; undo 3 times and it can still be won")
+    view = post(client, f"/api/plays/{play}/undo?times=3")
+    assert (view["moves"], view["redo"]) == (1, 3)
+    hint = post(client, f"/api/plays/{play}/hint")
+    assert hint["status"] == "won" and hint["undo"] is None
+
+
+def test_a_lost_position_says_restart_or_lost_from_the_start(client: TestClient) -> None:
+    play = start(client, "fan", 1)["id"]
+    for text in ["t4 t12", "t13 t0", "t16 t7", "t10 t16"]:
+        move(client, play, text=text)
+    answer = post(client, f"/api/plays/{play}/verdict")
+    assert answer["undo"] == 4 and answer["message"].endswith(
+        "; only the deal's start can still be won: restart"
+    )
+    play = start(client, ALEXANDER, 2)["id"]
+    assert post(client, f"/api/plays/{play}/verdict")["message"].endswith("proved that no line of play wins")
+    for text in ["t11 t5", "t7 t4", "t1 t8"]:
+        move(client, play, text=text)
+    answer = post(client, f"/api/plays/{play}/hint")
+    assert answer["undo"] is None
+    assert answer["message"].endswith("; nor could any earlier position: the game was lost from its start")
+
+
+def test_undo_times_takes_back_that_many_moves_with_their_autoplay(client: TestClient) -> None:
+    play = start(client)["id"]
+    view = move(client, play, move={"from": "fan/5", "to": "foundation/2", "card": "QC"}, autoplay=True)
+    made = view["moves"]
+    move(client, play, text=view["legal"][0]["text"])
+    refused = post(client, f"/api/plays/{play}/undo?times=3", status=409)
+    assert refused["detail"] == "cannot undo 3 times: only 2 moves to take back"
+    assert post(client, f"/api/plays/{play}/undo?times=0", status=422)
+    view = post(client, f"/api/plays/{play}/undo?times=2")
+    assert (view["moves"], view["redo"]) == (0, made + 1)
+
+
 def test_unknown_when_the_budget_runs_out(store: Store) -> None:
     from concurrent.futures import ThreadPoolExecutor
 

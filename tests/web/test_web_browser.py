@@ -309,6 +309,24 @@ def test_a_hint_the_solver_cannot_prove_is_shown_as_its_best_guess(page: Page) -
     expect(page.locator("#table .hint")).to_have_count(1)
 
 
+def test_a_hint_in_a_lost_position_lights_the_undo_that_mends_it(page: Page) -> None:
+    open_deal(page, "fan", 4)
+    page.uncheck("#autoplay")
+    for moves, text in enumerate(["t4 t0", "t14 t3", "t0 f1", "t0 t16"], 1):
+        page.fill("#command", text)
+        page.keyboard.press("Enter")
+        table_at(page, moves=moves)
+    page.click("#hint")
+    expect(page.locator("#toast")).to_contain_text("undo 3 times and it can still be won")
+    expect(page.locator("#undo")).to_have_class(re.compile(r"\bhint\b"))
+    page.fill("#command", "undo 3")
+    page.keyboard.press("Enter")
+    table_at(page, moves=1)
+    expect(page.locator("#undo")).not_to_have_class(re.compile(r"\bhint\b"))
+    page.click("#hint")
+    expect(page.locator("#toast")).to_contain_text("Hint:")
+
+
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:
     open_deal(page, ALEXANDER, 22)
     expect(page.locator("#result-title")).to_have_text("No moves left")

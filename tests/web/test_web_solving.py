@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import pytest
 
 from cardtable import deal, load_game
+from cardtable.core.notation import parse_move
 from cardtable.server.solving import Budgets, Solver, SolverBusyError, solve_position
 
 T = TypeVar("T")
@@ -58,6 +59,19 @@ def test_a_won_line_answers_every_position_along_it() -> None:
         known = run(solver.verdict(state, 5))
         assert known.status == "won" and state.why_illegal(known.moves[0]) is None
     assert pool.jobs == 1, "no new search while following the line"
+
+
+def test_the_way_back_from_a_lost_position_is_found_once_and_then_remembered() -> None:
+    pool = Inline()
+    solver = Solver(pool)
+    state = deal(load_game("fan"), 4)
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
+        state.push(parse_move(state, text))
+    way = run(solver.way_back(state, [1, 1, 1, 1], 5))
+    assert (way.status, way.undo) == ("won", 3) and pool.jobs == 3
+    assert run(solver.way_back(state, [1, 1, 1, 1], 5)) == way and pool.jobs == 3
+    assert run(solver.way_back(state, [2, 2], 5)).undo == 2, "an undo of two moves lands past the third"
+    assert run(Solver(pool).way_back(state, [1, 1, 1, 1], 0)).status == "unknown"
 
 
 def test_a_full_queue_says_busy() -> None:

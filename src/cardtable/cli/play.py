@@ -27,7 +27,7 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
-from cardtable.cli.solve import hint_text, watched_solve
+from cardtable.cli.solve import hint_text, judged, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
@@ -47,18 +47,23 @@ from cardtable.formats import (
 from cardtable.games import find_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
-from cardtable.solver import Limit
+from cardtable.solver import Limit, SolveResult
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
+from cardtable.solver.rewind import single_steps, way_back
 from cardtable.store.records import PlayRecord, Status, play_time
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
-"""How long a hint may think; past it the player is told no answer was found."""
+"""How long a hint may think, and then how long it may look back when the position is lost."""
 
 
 class SaveFailedError(CardtableError, OSError):
     """``save`` could not write its file; the game goes on, and any earlier save is intact."""
+
+
+class CommandError(CardtableError, ValueError):
+    """A command typed with words it does not take, like ``undo x``."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,8 @@ class Session:
             first, _, rest = line.strip().partition(" ")
             if first.lower() == "save":
                 return Reply(self.save(_path_typed(rest)))
+            if first.lower() in ("undo", "u"):
+                return Reply(self.undo(_undo_count(line)), redraw=True)
             return Reply(self.play(line), redraw=True)
         except CardtableError as error:
             return Reply(with_codes(self.state, str(error)))
@@ -199,12 +206,17 @@ class Session:
         fans = len(self.state.group(self.state.spec.groups[-1].name))
         return f"the fans are dealt again into {plural(fans, 'fan')} ({plural(self.state.redeals_left, 'redeal')} left)"
 
-    def undo(self) -> str:
-        """Take back the last move; it can be redone until a new move is played."""
+    def undo(self, times: int = 1) -> str:
+        """Take back the last ``times`` moves; they can be redone until a new move is played."""
         if not self.moves:
             raise NothingToDoError("nothing to undo: this is the start of the deal")
-        move = self.state.pop()
-        self.redo_stack.append(move)
+        if times > self.moves:
+            raise NothingToDoError(f"cannot undo {times} moves: only {plural(self.moves, 'move')} played")
+        for _ in range(times):
+            move = self.state.pop()
+            self.redo_stack.append(move)
+        if times > 1:
+            return f"took back {times} moves: now at move {self.moves} (redo plays them again one by one)"
         return f"took back {describe(self.state, move)}"
 
     def redo(self) -> str:
@@ -393,7 +405,7 @@ class Session:
             lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
         lines.append(f"Piles: {pile_ranges(state)}")
         lines.append(
-            "Commands: undo (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q, exit)"
+            "Commands: undo [N] (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q, exit)"
         )
         return "\n".join(lines)
 
@@ -401,15 +413,26 @@ class Session:
         """A move on a winning line from the solver, or why there is none.
 
         On a terminal the search shows a live line, and Ctrl-C stops the search,
-        not the game: ending the session would lose whatever was not saved.
+        not the game: ending the session would lose whatever was not saved. In
+        a position that can no longer be won, the hint also says how many moves
+        back it still could, with a budget of its own for that walk.
         """
         self.hints += 1
-        result = self.known.recall(self.state)  # following a hint goes on along its line
+        with _second_interrupt_ends_session():
+            result = self._judged(self.state, HINT_SECONDS)
+            text = hint_text(self.state, result, name=_hinted)
+            if result.status == "unwinnable" and self.moves:
+                way = way_back(self.state, single_steps(self.state), self._judged, HINT_SECONDS)
+                text += way_back_text(way, self.moves)
+        return text
+
+    def _judged(self, state: State, seconds: float) -> SolveResult:
+        """What is known of ``state``, or what ``seconds`` of search find (none: ``unknown``); remembered."""
+        result = self.known.recall(state)  # following a hint goes on along its line
         if result is None:
-            with _second_interrupt_ends_session():
-                result = watched_solve(self.state, Limit(seconds=HINT_SECONDS), "for a hint")
-            self.known.remember(self.state, result.status, result.moves)
-        return hint_text(self.state, result, name=_hinted)
+            result = judged(state, Limit(seconds=seconds))
+            self.known.remember(state, result.status, result.moves)
+        return result
 
     def legal(self) -> str:
         """Every legal move in the short notation: a hint, and a way to learn it."""
@@ -464,6 +487,14 @@ def _path_typed(text: str) -> str | None:
     except ValueError:  # an unclosed quote: taken as it stands
         words = [text.strip()]
     return " ".join(words) or None
+
+
+def _undo_count(line: str) -> int:
+    """How many moves ``undo N`` takes back; CommandError if N is not a count."""
+    words = line.split()
+    if len(words) == 2 and words[1].isdigit() and int(words[1]) > 0:
+        return int(words[1])
+    raise CommandError(f"'undo' takes a count of moves, like 'undo 3': not {line.strip()!r}")
 
 
 def _write_whole(path: str, text: str) -> None:

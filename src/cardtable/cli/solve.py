@@ -36,6 +36,7 @@ from cardtable.games import find_game
 from cardtable.interrupts import Terminated
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
+from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 budget_options = [
@@ -98,6 +99,13 @@ INTERRUPTED: Final = "interrupted"
 """The reason of a search stopped by Ctrl-C (see :func:`watched_solve`)."""
 INTERRUPTED_EXIT: Final = 130
 """The exit code after Ctrl-C, as shells give a program that SIGINT ended."""
+
+
+def judged(state: State, limit: Limit) -> SolveResult:
+    """A hint's search: :func:`watched_solve`, or ``unknown`` at once when no time is left."""
+    if limit.seconds is not None and limit.seconds <= 0:
+        return SolveResult("unknown", reason="no time left")
+    return watched_solve(state, limit, "for a hint")
 
 
 def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
@@ -210,10 +218,18 @@ def hint(
     unless --timeout says otherwise) ran out before an answer.
     """
     state = position(source, number)
-    result = watched_solve(
-        state, Limit(states=max_states, seconds=timeout or 10.0, table=max_table), "for a hint"
-    )
-    click.echo(hint_text(state, result))
+    seconds = timeout or 10.0
+    result = judged(state, Limit(states=max_states, seconds=seconds, table=max_table))
+    text = hint_text(state, result)
+    if result.status == "unwinnable" and state.move_stack:  # a saved game: where it still could be won
+        way = way_back(
+            state,
+            single_steps(state),
+            lambda earlier, left: judged(earlier, Limit(states=max_states, seconds=left, table=max_table)),
+            seconds,
+        )
+        text += way_back_text(way, len(state.move_stack))
+    click.echo(text)
     _stop_if_interrupted(result)
 
 
@@ -238,6 +254,18 @@ def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move]
             f" ({result.reason} before it found a win or proved there is none)"
         )
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
+
+
+def way_back_text(way: WayBack, played: int) -> str:
+    """What follows "can no longer be won" after ``played`` moves: how far back it still could."""
+    if way.status == "won" and way.undo == played:
+        return "; only the deal's start still could ('restart' goes there)"
+    if way.status == "won":
+        typed = "undo" if way.undo == 1 else f"undo {way.undo}"
+        return f"; {plural(way.undo, 'move')} back it still could ('{typed}' goes there)"
+    if way.status == "unwinnable":
+        return "; nor could any earlier position: the game was lost from its start"
+    return "; the solver stopped before it found how far back it still could"
 
 
 def _named(state: State, move: Move) -> str:

@@ -34,6 +34,7 @@ from cardtable.server.players import player
 from cardtable.server.plays import NotFoundError, Plays
 from cardtable.server.solving import Solver, Verdict, random_deal
 from cardtable.server.view import move_view, play_view
+from cardtable.solver.rewind import WayBack
 from cardtable.store import game_stats
 
 PLAY_ID: Final = r"^[A-Za-z0-9_-]{1,40}$"
@@ -141,9 +142,15 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
 
 
 @router.post("/plays/{play_id}/undo", response_model=PlayView)
-def undo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
-    """Take back the latest move (with the autoplay moves it set off)."""
-    return play_view(plays.change(who, play_id, Play.undo, board))
+def undo(
+    play_id: PlayId,
+    who: Player,
+    plays: PlaysDep,
+    board: SeenBoard = None,
+    times: Annotated[int, Query(ge=1, description="how many moves to take back")] = 1,
+) -> PlayView:
+    """Take back the latest move (with the autoplay moves it set off), or the latest ``times`` of them."""
+    return play_view(plays.change(who, play_id, lambda play: play.undo(times), board))
 
 
 @router.post("/plays/{play_id}/redo", response_model=PlayView)
@@ -178,7 +185,8 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play = await run_in_threadpool(plays.change, who, play_id, _count_hint)
     verdict = await solver.verdict(play.state, solver.budgets.hint)
-    return _verdict_view(play, verdict, solver.budgets.hint, first_only=True, guess=True)
+    way = await _way_back(play, verdict, solver)
+    return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 
 @router.post("/plays/{play_id}/verdict", response_model=VerdictView)
@@ -187,7 +195,8 @@ async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverD
     play = await run_in_threadpool(plays.get, who, play_id)
     play.check_not_abandoned()
     found = await solver.verdict(play.state, solver.budgets.verdict)
-    return _verdict_view(play, found, solver.budgets.verdict, first_only=True)
+    way = await _way_back(play, found, solver)
+    return _verdict_view(play, found, solver.budgets.verdict, way, first_only=True)
 
 
 @router.post("/plays/{play_id}/solution", response_model=VerdictView)
@@ -202,11 +211,19 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     found = await solver.verdict(play.state, solver.budgets.line)
     if found.moves:
         await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
-    return _verdict_view(play, found, solver.budgets.line, first_only=False)
+    way = await _way_back(play, found, solver)
+    return _verdict_view(play, found, solver.budgets.line, way, first_only=False)
+
+
+async def _way_back(play: Play, found: Verdict, solver: Solver) -> WayBack | None:
+    """In a position proved lost after some moves: how many undos bring back one that can be won."""
+    if found.status != "unwinnable" or not play.moves:
+        return None
+    return await solver.way_back(play.state, play.undo_steps(), solver.budgets.way_back)
 
 
 def _verdict_view(
-    play: Play, found: Verdict, budget: float, *, first_only: bool, guess: bool = False
+    play: Play, found: Verdict, budget: float, way: WayBack | None, *, first_only: bool, guess: bool = False
 ) -> VerdictView:
     """The answer to a question for the solver; ``guess``: a hint's, which names the solver's guess when undecided."""
     guessed = found.guess if guess else None
@@ -221,7 +238,8 @@ def _verdict_view(
         guess=None if guessed is None else move_view(play.state, guessed),
         seconds=round(found.seconds, 3),
         states=found.states,
-        message=_verdict_message(play, found, budget, guessed),
+        message=_verdict_message(play, found, budget, guessed) + _way_back_message(play, way),
+        undo=way.undo if way is not None and way.status == "won" else None,
         at=play.moves,
     )
 
@@ -237,6 +255,20 @@ def _verdict_message(play: Play, found: Verdict, budget: float, guess: Move | No
     if guess is None:
         return undecided
     return f"{undecided}; its best guess is {move_text(play.state, guess)}, not proved to win"
+
+
+def _way_back_message(play: Play, way: WayBack | None) -> str:
+    """What follows "not winnable from here": how many undos bring back a position that can be won."""
+    if way is None:
+        return ""
+    if way.status == "won" and way.undo == len(play.undo_steps()):
+        return "; only the deal's start can still be won: restart"
+    if way.status == "won":
+        times = {1: "once", 2: "twice"}.get(way.undo, f"{way.undo} times")
+        return f"; undo {times} and it can still be won"
+    if way.status == "unwinnable":
+        return "; nor could any earlier position: the game was lost from its start"
+    return "; the solver stopped before it found how far back it still could"
 
 
 @router.get("/stats", response_model=StatsView)

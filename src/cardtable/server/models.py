@@ -147,6 +147,11 @@ class VerdictView(BaseModel):
     seconds: float
     states: int
     message: str
+    undo: int | None = Field(
+        default=None,
+        description="in a position proved lost: how many undos bring back one the solver proves winnable"
+        " (null if it found none, or the position is not lost)",
+    )
     at: int = Field(description="the number of moves of the position it answers for")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardtable.core.errors import IllegalMoveError, NothingToDoError
 from cardtable.core.move import Move
+from cardtable.core.notation import plural
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
@@ -97,20 +98,36 @@ class Play:
         self._autoplay(first_by_hand=True)
         self._follow_redo_line()
 
-    def undo(self) -> None:
-        """Take back the latest move and the autoplay moves it set off."""
+    def undo(self, times: int = 1) -> None:
+        """Take back the latest ``times`` moves, each with the autoplay moves it set off."""
         self._check_open()
         if not self.auto:
             raise NothingToDoError("nothing to undo: no move has been made")
+        steps = self.undo_steps()
+        if times > len(steps):
+            raise NothingToDoError(
+                f"cannot undo {times} times: only {plural(len(steps), 'move')} to take back"
+            )
         group: list[Entry] = []
-        while True:
+        for _ in range(sum(steps[:times])):
             auto = self.auto.pop()
             group.append((self.state.pop(), auto))
-            if not auto or not self.auto:
-                break
         group.reverse()
         self.redo[:0] = group
         self.last = [move for move, _ in group]
+
+    def undo_steps(self) -> list[int]:
+        """How many moves each undo takes back, the latest first, back to the deal: a move and its autoplay."""
+        steps: list[int] = []
+        taken = 0
+        for auto in reversed(self.auto):
+            taken += 1
+            if not auto:
+                steps.append(taken)
+                taken = 0
+        if taken:
+            steps.append(taken)  # autoplay before any move by hand
+        return steps
 
     def redo_move(self) -> None:
         """Make again the moves the latest undo took back."""

@@ -26,6 +26,7 @@ from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver import Limit, solve
 from cardtable.solver.known import Known
+from cardtable.solver.rewind import WayBack, earlier_positions
 from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
@@ -45,6 +46,7 @@ class Budgets:
     hint: float = 3.0
     verdict: float = 5.0
     line: float = 6.0
+    way_back: float = 5.0  # in a lost position: finding how many undos bring back a winnable one
     per_deal: float = 1.5  # winnable-only: each deal tried
     deals: int = 12  # winnable-only: deals tried at most
     search: float = 15.0  # winnable-only: seconds in all
@@ -122,6 +124,8 @@ class Solver:
         known = self._known.recall(state)
         if known is not None:
             return Verdict(known.status, tuple(known.moves))
+        if seconds <= 0:
+            return Verdict("unknown")
         if self._waiting >= self.queue:
             raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
         self._waiting += 1
@@ -145,6 +149,15 @@ class Solver:
         )
         self._known.remember(state, verdict.status, verdict.moves)
         return verdict
+
+    async def way_back(self, state: State, steps: list[int], seconds: float) -> WayBack:
+        """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable."""
+        deadline = time.monotonic() + seconds
+        for back, position in earlier_positions(state, steps):
+            found = await self.verdict(position, deadline - time.monotonic())
+            if found.status != "unwinnable":
+                return WayBack(found.status, back, found.moves)
+        return WayBack("unwinnable")
 
     async def winnable_deal(self, spec: GameSpec) -> DealSearch:
         """Draw deal numbers until the solver proves one winnable, within the budgets."""

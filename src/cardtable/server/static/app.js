@@ -105,6 +105,7 @@ function show(view, motion) {
   $("undo").disabled = view.moves === 0 || view.status === "won";
   $("redo").disabled = view.redo === 0 || view.status === "won";
   $("restart").disabled = view.moves === 0 || view.status === "won";
+  $("undo").classList.remove("hint");
   const redeal = $("redeal");
   redeal.classList.remove("hint");
   redeal.hidden = view.redeals_left === null;
@@ -189,15 +190,16 @@ async function sendMove(body, started) {
   }
 }
 
-function act(path, motion) {
-  return inTurn(() => sendAction(path, motion));
+function act(path, motion, query = {}) {
+  return inTurn(() => sendAction(path, motion, query));
 }
 
-async function sendAction(path, motion) {
+async function sendAction(path, motion, query) {
   if (!page.view) return;
   stopShow();
+  const params = new URLSearchParams({ board: page.view.board, ...query });
   try {
-    show(await post(`/api/plays/${page.view.id}/${path}?board=${page.view.board}`), motion);
+    show(await post(`/api/plays/${page.view.id}/${path}?${params}`), motion);
   } catch (error) {
     refuse(error);
   }
@@ -282,7 +284,7 @@ async function hint() {
   if (!answer) return;
   const move = answer.moves[0] || answer.guess;
   if (!move) {
-    toast(answer.message);
+    wayBack(answer);
     return;
   }
   table.hint(move);
@@ -294,7 +296,13 @@ async function hint() {
 
 async function verdict() {
   const answer = await ask("verdict", "the solver is thinking…");
-  if (answer) toast(answer.message, 8);
+  if (answer) wayBack(answer);
+}
+
+/** Say the solver's answer; in a lost position that an undo can mend, the Undo button glows. */
+function wayBack(answer) {
+  $("undo").classList.toggle("hint", answer.undo !== null);
+  toast(answer.message, 8);
 }
 
 function stopShow() {
@@ -311,7 +319,7 @@ async function showMe() {
   const answer = await ask("solution", "the solver is working out a winning line…");
   if (!answer) return;
   if (answer.status !== "won" || !answer.moves.length) {
-    toast(answer.message, 8);
+    wayBack(answer);
     return;
   }
   await refresh(); // showing a line marked the game as helped: the page shows it at once
@@ -364,9 +372,13 @@ function wire() {
     const box = $("command");
     const text = box.value.trim();
     const word = WORDS.get(text.toLowerCase());
+    const undoCount = /^(?:undo|u)\s+(\d+)$/i.exec(text);
     if (word) {
       box.value = "";
       word();
+    } else if (undoCount) {
+      box.value = "";
+      act("undo", "back", { times: undoCount[1] });
     } else if (text && (await playMove({ text }, performance.now()))) box.value = "";
   };
   $("rules-button").onclick = showRules;
@@ -446,7 +458,7 @@ function reflow(text) {
  *  buttons do, rather than send them to the server, which reads only moves. */
 const HELP =
   "type a move: 't3 f1' (from pile t3 to f1), 't3' or a card like '7c' (home, or to its one place), " +
-  "'d' (deal), 'redeal'; or a word: undo, redo, restart, hint, help";
+  "'d' (deal), 'redeal'; or a word: undo (or 'undo 3'), redo, restart, hint, help";
 const WORDS = new Map([
   ["help", () => toast(HELP, 12)],
   ["undo", () => act("undo", "back")],
