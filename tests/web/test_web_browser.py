@@ -148,6 +148,9 @@ def test_a_whole_game_is_won(page: Page, game: str) -> None:
         ".stats .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth)"
     )
     assert overflow == [0, 0]
+    if number is not None:  # a past game's deal opens again to play
+        page.click(f"#history tbody tr >> nth=0 >> a:text-is('{number}')")
+        table_at(page, moves=0, game=game, deal=number)
 
 
 def test_a_card_in_flight_never_catches_a_click(page: Page) -> None:

@@ -2,11 +2,13 @@
 
 import { get } from "./api.js";
 
+/** A table row; a cell is text, or a node such as a link. */
 function row(cells, classes = []) {
   const tr = document.createElement("tr");
-  cells.forEach((text, i) => {
+  cells.forEach((cell, i) => {
     const td = document.createElement("td");
-    td.textContent = text;
+    if (cell instanceof Node) td.append(cell);
+    else td.textContent = cell;
     if (classes[i]) td.className = classes[i];
     tr.append(td);
   });
@@ -18,6 +20,16 @@ function empty(body, columns, text) {
   tr.firstChild.colSpan = columns;
   tr.firstChild.className = "empty";
   body.append(tr);
+}
+
+/** A past game's deal number, as a link that opens the same deal again to play. */
+function dealLink(p) {
+  if (p.deal === null) return "own";
+  const link = document.createElement("a");
+  link.href = `/?${new URLSearchParams({ game: p.game, deal: p.deal })}`;
+  link.textContent = p.deal;
+  link.title = "Play this deal again";
+  return link;
 }
 
 const minutes = (s) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}`;
@@ -41,7 +53,7 @@ async function main() {
     const when = p.finished ? new Date(p.finished * 1000).toLocaleString([], { dateStyle: "short", timeStyle: "short" }) : "";
     const result = RESULTS[p.status] + (p.assisted ? " (solver helped)" : "");
     history.append(
-      row([when, names[p.game] || p.game, p.deal ?? "own", result, p.moves, minutes(p.seconds)], ["", "", "n", p.status, "n", "n"]),
+      row([when, names[p.game] || p.game, dealLink(p), result, p.moves, minutes(p.seconds)], ["", "", "n", p.status, "n", "n"]),
     );
   }
   if (!stats.history.length) empty(history, 6, "No past games yet.");
