@@ -330,10 +330,23 @@ def test_a_hint_in_a_lost_position_lights_the_undo_that_mends_it(page: Page) -> 
     expect(page.locator("#toast")).to_contain_text("Hint:")
 
 
+def test_a_lost_game_asks_the_solver_where_it_went_wrong(page: Page) -> None:
+    open_deal(page, ALEXANDER, 8)
+    page.uncheck("#autoplay")
+    for text in ["t11 t5", "t3 t2", "t6 t8", "t1 f0"]:
+        page.fill("#command", text)
+        page.keyboard.press("Enter")
+    expect(page.locator("#result-title")).to_have_text("No moves left")
+    page.click("#result-why")
+    expect(page.locator("#toast")).to_contain_text("undo twice and it can still be won")
+    expect(page.locator("#undo")).to_have_class(re.compile(r"\bhint\b"))
+
+
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:
     open_deal(page, ALEXANDER, 22)
     expect(page.locator("#result-title")).to_have_text("No moves left")
     expect(page.locator("#result-text")).to_contain_text("Deal 22 of Alexander the Great: 0 moves")
+    expect(page.locator("#result-why")).to_be_hidden()  # no move made: nothing to look back on
     page.click("#result-next")
     page.wait_for_selector('#table:not([data-deal="22"])')
 

@@ -134,6 +134,7 @@ function finished(view) {
     won ? (view.assisted ? ", with the solver's help." : ".") : ". Undo to try another way, or deal again."
   }`;
   $("result-undo").hidden = won;
+  $("result-why").hidden = won || view.moves === 0;
   const dialog = $("result");
   if (!dialog.open) dialog.showModal();
 }
@@ -388,6 +389,10 @@ function wire() {
   $("result-undo").onclick = () => {
     $("result").close();
     act("undo", "back");
+  };
+  $("result-why").onclick = () => {
+    $("result").close();
+    verdict();
   };
   $("result-next").onclick = () => {
     $("result").close();
