@@ -223,7 +223,7 @@ def test_the_move_box_knows_the_terminals_words(page: Page) -> None:
     _type(page, "help")
     expect(toast).to_contain_text("'t3 f1'")
     expect(toast).to_contain_text("'7c'")
-    expect(toast).to_contain_text("undo, redo, restart, hint, help")
+    expect(toast).to_contain_text("undo (or 'undo 3'), redo, restart, hint, help")
     expect(page.locator("#command")).to_have_value("")
     _type(page, "t5 f2")
     table_at(page, moves=1)

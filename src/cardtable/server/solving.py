@@ -154,7 +154,10 @@ class Solver:
         """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable."""
         deadline = time.monotonic() + seconds
         for back, position in earlier_positions(state, steps):
-            found = await self.verdict(position, deadline - time.monotonic())
+            try:
+                found = await self.verdict(position, deadline - time.monotonic())
+            except SolverBusyError:  # the position's own verdict stands; only how far back is not known
+                return WayBack("unknown")
             if found.status != "unwinnable":
                 return WayBack(found.status, back, found.moves)
         return WayBack("unwinnable")
