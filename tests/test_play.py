@@ -195,7 +195,7 @@ def test_status_tells_a_win_and_a_loss() -> None:
     assert won.status() == "You won fan deal 77 in 2 moves!"
     lost = Session(lucie_blocked(0))
     assert lost.status() == (
-        "No move is left: alexander-the-great-lucie deal 5 is lost after 0 moves. Undo, restart or quit."
+        "No move is left: alexander-the-great-lucie deal 5 is lost after 0 moves. Quit to leave it."
     )
 
 
@@ -365,6 +365,17 @@ def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None
     for text in ["t11 t5", "t7 t4", "t1 t8"]:
         game.play(text)
     assert game.hint().endswith("; nor could any earlier position: the game was lost from its start")
+
+
+def test_a_game_with_no_move_left_points_to_the_hint_that_finds_the_way_back() -> None:
+    game = session("alexander-the-great", 8)
+    for text in ["t11 t5", "t3 t2", "t6 t8", "t1 f0"]:
+        game.play(text)
+    assert game.status() == (
+        "No move is left: alexander-the-great deal 8 is lost after 4 moves."
+        " Undo, restart or quit; 'hint' looks for how far back it could still be won."
+    )
+    assert game.hint().endswith("; 2 moves back it still could ('undo 2' goes there)")
 
 
 def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
@@ -699,6 +710,5 @@ def test_an_acey_game_with_only_foundation_passes_left_says_it_is_lost() -> None
     from test_acey import stuck_position
 
     assert Session(stuck_position()).status() == (
-        "No move but passes between foundations is left: acey-and-kingsley is lost after 0 moves."
-        " Undo, restart or quit."
+        "No move but passes between foundations is left: acey-and-kingsley is lost after 0 moves. Quit to leave it."
     )

@@ -72,7 +72,9 @@ def test_the_way_back_from_a_lost_position_is_found_once_and_then_remembered() -
     assert run(solver.way_back(state, [1, 1, 1, 1], 5)) == way and pool.jobs == 3
     assert run(solver.way_back(state, [2, 2], 5)).undo == 2, "an undo of two moves lands past the third"
     assert run(Solver(pool).way_back(state, [1, 1, 1, 1], 0)).status == "unknown"
-    assert run(Solver(pool, queue=0).way_back(state, [1, 1, 1, 1], 5)).status == "unknown", "busy: not an error"
+    assert run(Solver(pool, queue=0).way_back(state, [1, 1, 1, 1], 5)).status == "unknown", (
+        "busy: not an error"
+    )
 
 
 def test_a_full_queue_says_busy() -> None:

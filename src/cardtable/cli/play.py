@@ -364,7 +364,10 @@ class Session:
                 if not state.legal_moves
                 else "No move but passes between foundations is left"
             )
-            return f"{why}: {position_label(state)} is lost after {plural(self.moves, 'move')}. Undo, restart or quit."
+            lost = f"{why}: {position_label(state)} is lost after {plural(self.moves, 'move')}."
+            if not self.moves:
+                return f"{lost} Quit to leave it."
+            return f"{lost} Undo, restart or quit; 'hint' looks for how far back it could still be won."
         if state.can_redeal() and not state.can_deal() and next(state.card_moves(), None) is None:
             left = state.redeals_left
             return f"No card can move: type redeal to gather and deal the fans again ({left} left)."
