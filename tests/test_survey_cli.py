@@ -211,12 +211,14 @@ def test_a_database_that_cannot_be_written_is_refused_before_a_deal_is_solved(tm
         pytest.skip("chattr cannot make the file immutable here")
     try:
         result = run("survey", "fan", "--deals", "1-10", "--db", str(db), *BUDGET)
-        assert_fails(result, f"cannot use {str(db)!r}: attempt to write a readonly database")
+        assert_fails(result, f"cannot store results in {str(db)!r}: the file is read-only")
     finally:
         subprocess.run(["chattr", "-i", str(db)], check=True)
 
 
-def test_a_survey_on_read_only_storage_can_be_reported(surveyed: Path, tmp_path: Path) -> None:
+def test_a_survey_on_read_only_storage_can_be_reported_but_not_added_to(
+    surveyed: Path, tmp_path: Path
+) -> None:
     shelf, mounted = tmp_path / "shelf", tmp_path / "mounted"
     shelf.mkdir()
     mounted.mkdir()
@@ -230,6 +232,20 @@ def test_a_survey_on_read_only_storage_can_be_reported(surveyed: Path, tmp_path:
         assert there.exit_code == 0, there.stderr
         here = run("report", "fan", "--db", str(shelf / "survey.sqlite"))
         assert there.output.splitlines()[1:] == here.output.splitlines()[1:]  # all but the path
+        read_only = (
+            f"its folder {str(mounted)!r} is read-only, and SQLite writes its journal beside the database"
+        )
+        added = run("survey", "fan", "--deals", "41-45", "--db", str(mounted / "survey.sqlite"), *BUDGET)
+        assert_fails(added, f"cannot store results in {str(mounted / 'survey.sqlite')!r}: {read_only}")
+        made = run("survey", "fan", "--deals", "1-5", "--db", str(mounted / "new.sqlite"), *BUDGET)
+        assert_fails(made, f"cannot make a survey database at {str(mounted / 'new.sqlite')!r}: {read_only}")
+        stats_db = str(mounted / "stats.sqlite")
+        played = CliRunner().invoke(
+            main, ["play", "fan", "1", "--db", stats_db], input="q\n", env={"NO_COLOR": "1"}
+        )
+        assert played.exit_code == 0 and played.output.startswith(
+            f"statistics are not kept in this game: cannot open the database {stats_db!r}: {read_only}"
+        )
     finally:
         subprocess.run(["umount", str(mounted)], check=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 import platformdirs
@@ -31,3 +32,18 @@ def folder_problem(path: Path) -> str | None:
         if folder.exists()
         else f"there is no folder {str(folder)!r}"
     )
+
+
+def write_problem(path: Path) -> str | None:
+    """Why the database at ``path`` cannot be written (a read-only file, folder or file system), or None.
+
+    SQLite reports both as "unable to open database file" or "attempt to write
+    a readonly database", which do not say what to change. It writes its
+    journal beside the database, so the folder must take new files too.
+    """
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"its folder {str(folder)!r} is read-only, and SQLite writes its journal beside the database"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    return None

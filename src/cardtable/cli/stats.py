@@ -18,7 +18,7 @@ from typing import Final, TypeVar
 import click
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.paths import data_folder, folder_problem
+from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.store import GameStats, PlayRecord, Store, game_stats
 
 TERMINAL_PLAYER: Final = "terminal"
@@ -110,8 +110,8 @@ def stats_table(stats: list[GameStats]) -> str:
 
 def open_store(path: Path, error: type[CardtableError]) -> Store:
     """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not."""
-    if (missing := folder_problem(path)) is not None:
-        raise error(f"cannot open the database {str(path)!r}: {missing}")
+    if (problem := folder_problem(path) or write_problem(path)) is not None:
+        raise error(f"cannot open the database {str(path)!r}: {problem}")
     try:
         return Store(path)
     except (OSError, sqlite3.Error) as problem:

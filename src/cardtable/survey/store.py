@@ -38,7 +38,7 @@ from typing import Any, Final
 
 import cardtable
 from cardtable.core.errors import CardtableError, reason
-from cardtable.paths import data_folder, folder_problem
+from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.survey.task import Budget, Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
@@ -369,9 +369,11 @@ def _check_file(path: Path, create: bool) -> None:
     if not path.exists():
         if not create:
             raise SurveyDatabaseError(f"no survey database at {str(path)!r}")
-        if (problem := folder_problem(path)) is not None:
+        if (problem := folder_problem(path) or write_problem(path)) is not None:
             raise SurveyDatabaseError(f"cannot make a survey database at {str(path)!r}: {problem}")
         return
+    if create and (problem := write_problem(path)) is not None:
+        raise SurveyDatabaseError(f"cannot store results in {str(path)!r}: {problem}")
     with path.open("rb") as file:
         header = file.read(len(SQLITE_HEADER))
     if header and header != SQLITE_HEADER:
