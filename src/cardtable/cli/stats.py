@@ -110,8 +110,8 @@ def stats_table(stats: list[GameStats]) -> str:
 
 def open_store(path: Path, error: type[CardtableError]) -> Store:
     """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not."""
-    if (problem := folder_problem(path) or write_problem(path)) is not None:
-        raise error(f"cannot open the database {str(path)!r}: {problem}")
+    if (unusable := folder_problem(path) or write_problem(path)) is not None:
+        raise error(f"cannot open the database {str(path)!r}: {unusable}")
     try:
         return Store(path)
     except (OSError, sqlite3.Error) as problem:
