@@ -7,6 +7,7 @@ import os
 import re
 import signal
 from pathlib import Path
+from typing import Final
 
 from cardtable import deal, load_game
 from cardtable.cli.play import Session
@@ -105,16 +106,84 @@ def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     )
 
 
+def saved_game(path: Path, game: str, number: int, moves: list[str]) -> str:
+    """Play ``moves`` on the deal and save the game at ``path``; the path, for the command line."""
+    session = Session(deal(load_game(game), number))
+    for text in moves:
+        session.play(text)
+    session.save(str(path))
+    return str(path)
+
+
 def test_hint_on_a_lost_saved_game_says_how_far_back_it_still_could_be_won(tmp_path: Path) -> None:
-    game = Session(deal(load_game("fan"), 4))
-    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
-        game.play(text)
-    game.save(str(tmp_path / "lost.json"))
-    answer = run("hint", str(tmp_path / "lost.json"))
-    assert answer.output == (
+    lost = saved_game(tmp_path / "lost.json", "fan", 4, ["t4 t0", "t14 t3", "t0 f1", "t0 t16"])
+    assert run("hint", lost).output == (
         "no move wins from here: this position can no longer be won;"
-        " 3 moves back it still could ('undo 3' goes there)\n"
+        f" 3 moves back it still could (cardtable play {lost}, then 'undo 3')\n"
     )
+
+
+# Alexander the Great, La Belle Lucie form, deal 4 (lost from its start) to where a hint proves
+# the position lost at once, and takes seconds to prove the positions before it lost too
+LUCIE_4_LOST: Final = [
+    "t4 t0",
+    "t7 t17",
+    "t0 f0",
+    "t2 t13",
+    "t6 t7",
+    "t4 t1",
+    "t4 t17",
+    "t2 t11",
+    "t9 t1",
+    "t6 t14",
+    "t0 f0",
+    "t0 t6",
+    "t16 f0",
+    "t0 t10",
+    "redeal",
+    "t16 t0",
+    "t9 t2",
+    "t14 t6",
+    "t0 f3",
+    "t12 t11",
+    "t0 f3",
+    "t2 f3",
+    "t14 f1",
+    "t15 t13",
+    "t2 f3",
+    "t3 t2",
+    "t5 f3",
+    "t3 t11",
+    "t15 t3",
+    "t1 t5",
+    "t9 t11",
+    "t9 t11",
+    "redeal",
+    "t1 t9",
+    "t12 t11",
+    "t2 f0",
+    "t2 t14",
+    "t8 t11",
+    "t5 t10",
+    "t3 t11",
+    "t13 t3",
+    "t13 f1",
+    "t5 t1",
+]
+
+
+def test_ctrl_c_while_a_hint_looks_back_ends_it_as_interrupted_with_exit_code_130(tmp_path: Path) -> None:
+    lost = saved_game(tmp_path / "lost.json", "alexander-the-great-lucie", 4, LUCIE_4_LOST)
+    pid, terminal = on_a_terminal(80, "hint", lost)
+    shown = read_until(terminal, re.compile(rb"solving the position \d+ moves? back: [\d,]+ positions"))
+    os.kill(pid, signal.SIGINT)
+    verdict = re.compile(rb"interrupted before the solver found how far back it still could")
+    shown += read_until(terminal, verdict)
+    code = exit_code(pid)
+    os.close(terminal)
+    assert verdict.search(shown), shown
+    assert b"no move wins from here: this position can no longer be won;" in shown
+    assert code == 130
 
 
 def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130() -> None:

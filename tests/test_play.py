@@ -10,6 +10,7 @@ import io
 import json
 import re
 import secrets
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.errors import NothingToDoError
 from cardtable.formats import read_deal, read_saved_game
+from cardtable.interrupts import Terminated
 from cardtable.store import Store
 from test_cli import NO_COLOUR_SETTINGS, script
 
@@ -360,7 +362,7 @@ def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None
     game = session("fan", 1)
     for text in ["t4 t12", "t13 t0", "t16 t7", "t10 t16"]:
         game.play(text)
-    assert game.hint().endswith("; only the deal's start still could ('restart' goes there)")
+    assert game.hint().endswith("; only the start of the game still could ('restart' goes there)")
     game = session("alexander-the-great", 2)
     for text in ["t11 t5", "t7 t4", "t1 t8"]:
         game.play(text)
@@ -383,11 +385,32 @@ def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
     for text in ["t4 t0", "t14 t3"]:
         game.play(text)
     assert game.handle("undo 3").message == "cannot undo 3 moves: only 2 moves played"
-    assert game.handle("u x").message == "'undo' takes a count of moves, like 'undo 3': not 'u x'"
-    assert game.handle("undo 0").message == "'undo' takes a count of moves, like 'undo 3': not 'undo 0'"
+    assert game.handle("u x").message == "'undo' takes a count of moves from 1 up, like 'undo 3': not 'u x'"
+    assert (
+        game.handle("undo 0").message
+        == "'undo' takes a count of moves from 1 up, like 'undo 3': not 'undo 0'"
+    )
+    assert (
+        game.handle("undo ²").message
+        == "'undo' takes a count of moves from 1 up, like 'undo 3': not 'undo ²'"
+    )
+    assert game.handle("undo " + "9" * 5000).message.endswith(": not 'undo 999999999999999…'")
     assert game.moves == 2
-    assert game.handle("u 2").redraw
+    reply = game.handle("u 2")
+    assert (
+        reply.redraw
+        and reply.message == "took back 2 moves: back at the start (redo plays them again one by one)"
+    )
     assert game.moves == 0 and game.handle("redo").message.startswith("again: t4 t0")
+
+
+def test_a_ctrl_c_between_a_hints_searches_stops_the_hint_and_a_sigterm_the_session() -> None:
+    def interrupted(by: KeyboardInterrupt) -> str:
+        raise by
+
+    assert play_module._unless_stopped(lambda: interrupted(KeyboardInterrupt()), "stopped") == "stopped"
+    with pytest.raises(Terminated):
+        play_module._unless_stopped(lambda: interrupted(Terminated(signal.SIGTERM)), "stopped")
 
 
 # Alexander the Great deal 1 to where fresh searches sent 5♣ back and forth between t5 and t7 for ever

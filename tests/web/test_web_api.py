@@ -415,7 +415,7 @@ def test_a_lost_position_says_restart_or_lost_from_the_start(client: TestClient)
         move(client, play, text=text)
     answer = post(client, f"/api/plays/{play}/verdict")
     assert answer["undo"] == 4 and answer["message"].endswith(
-        "; only the deal's start can still be won: restart"
+        "; only the start of the game can still be won: restart"
     )
     play = start(client, ALEXANDER, 2)["id"]
     assert post(client, f"/api/plays/{play}/verdict")["message"].endswith("proved that no line of play wins")
@@ -432,7 +432,7 @@ def test_undo_times_takes_back_that_many_moves_with_their_autoplay(client: TestC
     made = view["moves"]
     move(client, play, text=view["legal"][0]["text"])
     refused = post(client, f"/api/plays/{play}/undo?times=3", status=409)
-    assert refused["detail"] == "cannot undo 3 times: only 2 moves to take back"
+    assert refused["detail"] == "cannot undo 3 times: only 2 undos left"
     assert post(client, f"/api/plays/{play}/undo?times=0", status=422)
     view = post(client, f"/api/plays/{play}/undo?times=2")
     assert (view["moves"], view["redo"]) == (0, made + 1)

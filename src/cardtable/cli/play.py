@@ -21,13 +21,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
-from cardtable.cli.solve import hint_text, judged, way_back_text
+from cardtable.cli.solve import INTERRUPTED, hint_text, judged, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
@@ -50,8 +50,10 @@ from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
 from cardtable.solver import Limit, SolveResult
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
-from cardtable.solver.rewind import single_steps, way_back
+from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.store.records import PlayRecord, Status, play_time
+
+T = TypeVar("T")
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -216,7 +218,8 @@ class Session:
             move = self.state.pop()
             self.redo_stack.append(move)
         if times > 1:
-            return f"took back {times} moves: now at move {self.moves} (redo plays them again one by one)"
+            now = f"now at move {self.moves}" if self.moves else "back at the start"
+            return f"took back {times} moves: {now} (redo plays them again one by one)"
         return f"took back {describe(self.state, move)}"
 
     def redo(self) -> str:
@@ -422,18 +425,32 @@ class Session:
         """
         self.hints += 1
         with _second_interrupt_ends_session():
-            result = self._judged(self.state, HINT_SECONDS)
+            result = _unless_stopped(
+                lambda: self._judged(self.state, HINT_SECONDS), SolveResult("unknown", reason=INTERRUPTED)
+            )
             text = hint_text(self.state, result, name=_hinted)
-            if result.status == "unwinnable" and self.moves:
-                way = way_back(self.state, single_steps(self.state), self._judged, HINT_SECONDS)
-                text += way_back_text(way, self.moves)
+            if result.status == "unwinnable":
+                stopped = way_back_text(WayBack("unknown", reason=INTERRUPTED), 0, HINT_SECONDS)
+                text += _unless_stopped(self._looked_back, stopped)
         return text
 
-    def _judged(self, state: State, seconds: float) -> SolveResult:
-        """What is known of ``state``, or what ``seconds`` of search find (none: ``unknown``); remembered."""
+    def _looked_back(self) -> str:
+        """In a position that can no longer be won: how many moves back it still could, if any were played."""
+        played = self.moves
+        if not played:
+            return ""
+        return way_back_text(
+            way_back(self.state, single_steps(self.state), self._judged, HINT_SECONDS), played, HINT_SECONDS
+        )
+
+    def _judged(self, state: State, seconds: float, back: int = 0) -> SolveResult:
+        """What is known of ``state``, or what ``seconds`` of search find (none: ``unknown``); remembered.
+
+        ``back``: how many moves back ``state`` stands, when the hint looks back.
+        """
         result = self.known.recall(state)  # following a hint goes on along its line
         if result is None:
-            result = judged(state, Limit(seconds=seconds))
+            result = judged(state, Limit(seconds=seconds), back)
             self.known.remember(state, result.status, result.moves)
         return result
 
@@ -494,10 +511,11 @@ def _path_typed(text: str) -> str | None:
 
 def _undo_count(line: str) -> int:
     """How many moves ``undo N`` takes back; CommandError if N is not a count."""
-    words = line.split()
-    if len(words) == 2 and words[1].isdigit() and int(words[1]) > 0:
-        return int(words[1])
-    raise CommandError(f"'undo' takes a count of moves, like 'undo 3': not {line.strip()!r}")
+    count = re.fullmatch(r"\S+\s+([0-9]{1,9})", line.strip())
+    if count is None or int(count[1]) == 0:
+        typed = line.strip() if len(line.strip()) <= 20 else line.strip()[:20] + "…"
+        raise CommandError(f"'undo' takes a count of moves from 1 up, like 'undo 3': not {typed!r}")
+    return int(count[1])
 
 
 def _write_whole(path: str, text: str) -> None:
@@ -596,6 +614,22 @@ def _leave(session: Session, out: Console) -> None:
     if session.unsaved:
         _say(out, session.unsaved_note())
     _say(out, session.quit(confirmed=True).message)
+
+
+def _unless_stopped(work: Callable[[], T], stopped: T) -> T:
+    """``work()``, or ``stopped`` if a Ctrl-C ends it first: a hint's searches, and what it does between them.
+
+    The search in hand takes a Ctrl-C as its own (see :func:`watched_solve`);
+    one that lands between two searches, or while a line found is remembered,
+    is taken here the same way, so that it stops the hint, not the game. A
+    SIGTERM or SIGHUP still ends the session.
+    """
+    try:
+        return work()
+    except Terminated:
+        raise
+    except KeyboardInterrupt:
+        return stopped
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ budget ran out first. A verdict is not an error: the exit code is 0 for all thre
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -101,11 +102,15 @@ INTERRUPTED_EXIT: Final = 130
 """The exit code after Ctrl-C, as shells give a program that SIGINT ended."""
 
 
-def judged(state: State, limit: Limit) -> SolveResult:
-    """A hint's search: :func:`watched_solve`, or ``unknown`` at once when no time is left."""
+def judged(state: State, limit: Limit, back: int = 0) -> SolveResult:
+    """A hint's search: :func:`watched_solve`, or ``unknown`` at once when no time is left.
+
+    ``back``: how many moves back the position stands, when a hint looks back
+    for one that can still be won; the live line says so.
+    """
     if limit.seconds is not None and limit.seconds <= 0:
         return SolveResult("unknown", reason="no time left")
-    return watched_solve(state, limit, "for a hint")
+    return watched_solve(state, limit, f"the position {plural(back, 'move')} back" if back else "for a hint")
 
 
 def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
@@ -135,7 +140,7 @@ def watched_solve(state: State, limit: Limit, label: str) -> SolveResult:
             )
 
 
-def _stop_if_interrupted(result: SolveResult) -> None:
+def _stop_if_interrupted(result: SolveResult | WayBack) -> None:
     """End the command with :data:`INTERRUPTED_EXIT` once an interrupted search has been reported."""
     if result.reason == INTERRUPTED:
         click.get_current_context().exit(INTERRUPTED_EXIT)
@@ -221,16 +226,21 @@ def hint(
     seconds = timeout or 10.0
     result = judged(state, Limit(states=max_states, seconds=seconds, table=max_table))
     text = hint_text(state, result)
+    way = WayBack("won")  # no look-back: nothing to say of one
     if result.status == "unwinnable" and state.move_stack:  # a saved game: where it still could be won
         way = way_back(
             state,
             single_steps(state),
-            lambda earlier, left: judged(earlier, Limit(states=max_states, seconds=left, table=max_table)),
+            lambda earlier, left, back: judged(
+                earlier, Limit(states=max_states, seconds=left, table=max_table), back
+            ),
             seconds,
         )
-        text += way_back_text(way, len(state.move_stack))
+        resume = shlex.quote(source) if source != "-" else None
+        text += way_back_text(way, len(state.move_stack), seconds, resume=resume)
     click.echo(text)
     _stop_if_interrupted(result)
+    _stop_if_interrupted(way)  # a look-back stopped ends the command as a hint stopped does
 
 
 def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move], str] | None = None) -> str:
@@ -256,16 +266,23 @@ def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move]
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
 
 
-def way_back_text(way: WayBack, played: int) -> str:
-    """What follows "can no longer be won" after ``played`` moves: how far back it still could."""
-    if way.status == "won" and way.undo == played:
-        return "; only the deal's start still could ('restart' goes there)"
+def way_back_text(way: WayBack, played: int, seconds: float, *, resume: str | None = None) -> str:
+    """What follows "can no longer be won" after ``played`` moves: how far back it still could.
+
+    ``resume``: the file the game is saved in, for ``cardtable hint``, which
+    has no undo of its own: the player resumes the game to take moves back.
+    """
     if way.status == "won":
-        typed = "undo" if way.undo == 1 else f"undo {way.undo}"
-        return f"; {plural(way.undo, 'move')} back it still could ('{typed}' goes there)"
+        typed = "restart" if way.undo == played else "undo" if way.undo == 1 else f"undo {way.undo}"
+        how = f"cardtable play {resume}, then '{typed}'" if resume is not None else f"'{typed}' goes there"
+        if way.undo == played:
+            return f"; only the start of the game still could ({how})"
+        return f"; {plural(way.undo, 'move')} back it still could ({how})"
     if way.status == "unwinnable":
         return "; nor could any earlier position: the game was lost from its start"
-    return "; the solver stopped before it found how far back it still could"
+    if way.reason == INTERRUPTED:
+        return "; interrupted before the solver found how far back it still could"
+    return f"; the solver found no earlier position it could win within {seconds:g} s"
 
 
 def _named(state: State, move: Move) -> str:

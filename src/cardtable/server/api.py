@@ -262,7 +262,7 @@ def _way_back_message(play: Play, way: WayBack | None) -> str:
     if way is None:
         return ""
     if way.status == "won" and way.undo == len(play.undo_steps()):
-        return "; only the deal's start can still be won: restart"
+        return "; only the start of the game can still be won: restart"
     if way.status == "won":
         times = {1: "once", 2: "twice"}.get(way.undo, f"{way.undo} times")
         return f"; undo {times} and it can still be won"

@@ -105,9 +105,7 @@ class Play:
             raise NothingToDoError("nothing to undo: no move has been made")
         steps = self.undo_steps()
         if times > len(steps):
-            raise NothingToDoError(
-                f"cannot undo {times} times: only {plural(len(steps), 'move')} to take back"
-            )
+            raise NothingToDoError(f"cannot undo {times} times: only {plural(len(steps), 'undo')} left")
         group: list[Entry] = []
         for _ in range(sum(steps[:times])):
             auto = self.auto.pop()

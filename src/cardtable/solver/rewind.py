@@ -26,12 +26,15 @@ class WayBack:
 
     ``won``: ``undo`` undo steps back, with a winning line from there in
     ``moves``; ``unwinnable``: every earlier position was proved lost too, the
-    deal's start among them; ``unknown``: the budget ran out before either.
+    game's start among them; ``unknown``: the budget ran out before either, or
+    the search was stopped (``reason`` then says which, as
+    :attr:`SolveResult.reason` does).
     """
 
     status: Status
     undo: int = 0
     moves: tuple[Move, ...] = ()
+    reason: str = ""
 
 
 def earlier_positions(state: State, steps: Sequence[int]) -> Iterator[tuple[int, State]]:
@@ -54,16 +57,17 @@ def single_steps(state: State) -> list[int]:
 
 
 def way_back(
-    state: State, steps: Sequence[int], judge: Callable[[State, float], SolveResult], seconds: float
+    state: State, steps: Sequence[int], judge: Callable[[State, float, int], SolveResult], seconds: float
 ) -> WayBack:
     """The latest earlier position ``judge`` proves winnable, with ``seconds`` for all the searches.
 
-    ``judge`` is given each position and the seconds left (none left: it
-    answers ``unknown``, unless it knows the position already).
+    ``judge`` is given each position, the seconds left (none left: it answers
+    ``unknown``, unless it knows the position already) and how many undo steps
+    back the position stands, for a live line to name.
     """
     deadline = time.monotonic() + seconds
     for back, position in earlier_positions(state, steps):
-        result = judge(position, deadline - time.monotonic())
+        result = judge(position, deadline - time.monotonic(), back)
         if result.status != "unwinnable":
-            return WayBack(result.status, back, tuple(result.moves))
+            return WayBack(result.status, back, tuple(result.moves), result.reason)
     return WayBack("unwinnable")

@@ -373,10 +373,12 @@ function wire() {
     const box = $("command");
     const text = box.value.trim();
     const word = WORDS.get(text.toLowerCase());
-    const undoCount = /^(?:undo|u)\s+(\d+)$/i.exec(text);
+    const undoCount = /^(?:undo|u)\s+([0-9]+)$/i.exec(text);
     if (word) {
       box.value = "";
       word();
+    } else if (undoCount && Number(undoCount[1]) === 0) {
+      toast("'undo' takes a count of moves from 1 up, like 'undo 3'");
     } else if (undoCount) {
       box.value = "";
       act("undo", "back", { times: undoCount[1] });
