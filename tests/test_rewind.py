@@ -1,0 +1,89 @@
+"""How far back a lost game could still be won (solver/rewind.py): the position named is the one undo brings back."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable import State, deal, load_game
+from cardtable.core.move import Move
+from cardtable.formats import Solution, replay
+from cardtable.solver import Limit, SolveResult, solve
+from cardtable.solver.rewind import earlier_positions, single_steps, way_back
+from helpers import ALEXANDER, FAN, FAST, LUCIE
+
+BUDGET = Limit(states=5_000)
+
+
+def judged(state: State, seconds: float, back: int) -> SolveResult:
+    """A search in positions, not seconds, so that verdicts do not follow the machine."""
+    return solve(state, BUDGET)
+
+
+def played(game: str, number: int, seed: int, count: int) -> tuple[State, list[Move]]:
+    """Deal ``number`` after up to ``count`` random legal moves, and the moves."""
+    state = deal(load_game(game), number)
+    rnd = random.Random(seed)
+    for _ in range(count):
+        moves = list(state.legal_moves)
+        if not moves:
+            break
+        state.push(rnd.choice(moves))
+    return state, list(state.move_stack)
+
+
+def after(game: str, number: int, moves: list[Move]) -> State:
+    """The deal with ``moves`` played, built afresh rather than by taking moves back."""
+    state = deal(load_game(game), number)
+    for move in moves:
+        state.push(move)
+    return state
+
+
+def undo_groups(sizes: list[int], total: int) -> list[int]:
+    """Undo steps of the given sizes in turn, the latest first, the last cut to take back exactly ``total`` moves."""
+    steps: list[int] = []
+    in_turn = itertools.cycle(sizes)
+    while sum(steps) < total:
+        steps.append(min(next(in_turn), total - sum(steps)))
+    return steps
+
+
+@pytest.mark.parametrize("game", [FAN, ALEXANDER, LUCIE])
+@FAST
+@given(
+    number=st.integers(1, 10_000),
+    seed=st.integers(0, 2**32),
+    count=st.integers(1, 8),
+    sizes=st.lists(st.integers(1, 3), min_size=1, max_size=12),
+)
+def test_the_way_back_names_the_latest_winnable_position_undo_brings_back(
+    game: str, number: int, seed: int, count: int, sizes: list[int]
+) -> None:
+    state, moves = played(game, number, seed, count)
+    steps = undo_groups(sizes, len(moves))
+    assert sum(steps) == len(moves)
+    way = way_back(state, steps, judged, seconds=1e9)
+    landed = [len(moves) - sum(steps[:back]) for back in range(1, len(steps) + 1)]
+    if way.status == "won":
+        there = after(game, number, moves[: landed[way.undo - 1]])
+        assert replay(Solution(there, "won", list(way.moves))).problem is None
+        passed = landed[: way.undo - 1]
+    elif way.status == "unwinnable":
+        passed = landed
+    else:
+        return  # a search ran out of positions: nothing is claimed
+    for kept in passed:  # every position undo brings back on the way there is lost
+        assert solve(after(game, number, moves[:kept]), BUDGET).status == "unwinnable"
+
+
+def test_earlier_positions_are_copies_and_single_steps_reach_the_deal() -> None:
+    state, moves = played(FAN, 4, 1, 5)
+    positions = list(earlier_positions(state, single_steps(state)))
+    assert [back for back, _ in positions] == list(range(1, len(moves) + 1))
+    assert positions[-1][1] == deal(load_game(FAN), 4)
+    assert len(state.move_stack) == len(moves), "the game itself is left as it was"
