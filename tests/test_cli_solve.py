@@ -21,7 +21,7 @@ def test_solve_a_numbered_deal_prints_the_verdict_and_the_line() -> None:
     assert result.exit_code == 0, result.stderr
     first = result.output.splitlines()[0]
     assert first.startswith("fan deal 3: won in 65 moves (")
-    assert "1. t6 f3" in result.output
+    assert "1. t6 f0" in result.output
 
 
 def test_positions_from_files_are_told_apart_by_their_names(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     assert lost.output == "no move wins from here: this position can no longer be won\n"
     unknown = run("hint", "alexander-the-great-lucie", "1", "--max-states", "3")
     assert unknown.output.startswith(
-        "try t10 f3 (A♠ fan/10 to foundation/3): the solver's best guess, not proved to win"
+        "try t10 f0 (A♠ fan/10 to foundation/0): the solver's best guess, not proved to win"
         " (searched 3 positions before"
     )
 

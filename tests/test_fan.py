@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cardtable import Move, State, deal, load_game
+from cardtable.core.notation import parse_move, pile_code
 from cardtable.formats import read_solution, replay
+from cardtable.solver.prune import safe_home_move
 from helpers import DATA, FAN, fan_position, find_win, move_texts, oracle_moves
 
 
@@ -106,3 +108,14 @@ def test_deal_3_is_won_by_search_and_by_its_recorded_solution() -> None:
     assert solution.deal == state
     result = replay(solution)
     assert result.problem is None and result.final.is_won()
+
+
+@pytest.mark.parametrize("number", range(1, 21))
+def test_autoplay_sends_a_card_where_a_double_click_does(number: int) -> None:
+    """Both take the first foundation that takes the card, so an ace does not land elsewhere by autoplay."""
+    state = deal(load_game(FAN), number)
+    automatic = safe_home_move(state)
+    if automatic is None:
+        pytest.skip("no card goes home at the start of this deal")
+    assert automatic.source is not None
+    assert parse_move(state, pile_code(state, automatic.source)) == automatic

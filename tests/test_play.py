@@ -566,7 +566,7 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     assert stepped.startswith(
         f"fan deal 1 with the 79 moves of {solution} to step through with redo: play it"
     )
-    assert "again: t10 f3" in stepped and "again: t1 t6" in stepped
+    assert "again: t10 f0" in stepped and "again: t1 t6" in stepped
     assert "saved after 2 moves to fan-1.json;" in stepped
     assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=["redo"] * 79).output
     assert solution.read_text(encoding="utf-8") == kept  # a solution is not overwritten
