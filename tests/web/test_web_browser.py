@@ -342,6 +342,22 @@ def test_a_lost_game_asks_the_solver_where_it_went_wrong(page: Page) -> None:
     expect(page.locator("#undo")).to_have_class(re.compile(r"\bhint\b"))
 
 
+def test_arrow_keys_on_the_game_menu_switch_only_on_enter(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.focus("#game")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    chosen = page.eval_on_selector("#game", "select => select.value")
+    assert chosen != ALEXANDER
+    page.wait_for_timeout(300)
+    assert not [url for url in requests if "/api/plays" in url], "no game opened while the names go by"
+    table_at(page, moves=0, game=ALEXANDER, deal=10)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'#table[data-game="{chosen}"]')
+
+
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:
     open_deal(page, ALEXANDER, 22)
     expect(page.locator("#result-title")).to_have_text("No moves left")

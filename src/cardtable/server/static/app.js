@@ -345,9 +345,34 @@ async function showMe() {
 
 // -- controls and keys -----------------------------------------------------
 
+/** The game menu: a choice made with the mouse switches at once; keys on the closed menu (arrows,
+ *  a letter) only move through the names, and Enter or leaving the menu switches, so that reading
+ *  the list with the keyboard does not open every game on the way. */
+function wireGameSelect(select) {
+  let keyed = false;
+  const choose = () => {
+    keyed = false;
+    if (!page.view || select.value !== page.view.game) switchGame(select.value);
+  };
+  select.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      if (keyed) choose();
+    } else if (e.key !== "Tab") keyed = true; // arrows, Home, End, or a letter that jumps to a name
+  });
+  select.addEventListener("pointerdown", () => {
+    keyed = false;
+  });
+  select.addEventListener("change", () => {
+    if (!keyed) choose();
+  });
+  select.addEventListener("blur", () => {
+    if (keyed) choose();
+  });
+}
+
 function wire() {
   $("new").onclick = () => newGame();
-  $("game").onchange = (e) => switchGame(e.target.value);
+  wireGameSelect($("game"));
   $("deal-form").onsubmit = (e) => {
     e.preventDefault();
     const deal = dealNumber($("deal-number").value.trim());
