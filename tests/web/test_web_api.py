@@ -679,6 +679,26 @@ def test_an_empty_pile_says_whether_it_takes_a_card_again(client: TestClient) ->
     assert in_fan["fan/5"]["takes_when_empty"]  # a king may fill it
 
 
+def test_a_hint_the_busy_solver_refuses_is_not_counted(client: TestClient, store: Store) -> None:
+    play = start(client)["id"]
+    client.app.state.solver.queue = 0  # type: ignore[attr-defined]
+    refused = post(client, f"/api/plays/{play}/hint", status=503)
+    assert refused["detail"] == "the solver is busy with other questions; ask again in a moment"
+    record = store.get(store_player(client), play)
+    assert record is not None and (record.hints, record.version) == (0, 0)  # as started, untouched
+
+
+def test_a_game_over_gains_no_play_time_or_hints_from_questions(client: TestClient, store: Store) -> None:
+    play = start(client, ACEY, None, position=acey_nearly_won())["id"]
+    for m in ACEY_WINNING_LINE:
+        move(client, play, move=dict(m))
+    won = store.get(store_player(client), play)
+    assert won is not None and won.status == "won"
+    assert post(client, f"/api/plays/{play}/hint")["message"] == "the game is won"
+    after = store.get(store_player(client), play)
+    assert after is not None and (after.seconds, after.hints) == (won.seconds, won.hints)
+
+
 def test_a_game_left_for_a_new_one_answers_no_questions(client: TestClient, store: Store) -> None:
     old = start(client, ALEXANDER, 10)["id"]
     legal = move_to_dict(next(iter(deal(load_game(ALEXANDER), 10).legal_moves)))

@@ -172,8 +172,9 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
 
 
 def _count_hint(play: Play) -> None:
-    play.check_not_abandoned()
-    play.record.hints += 1
+    """A hint given counts against the game, unless it is over (asked after a win, it gave no move)."""
+    if play.status == "playing" or play.status == "lost":
+        play.record.hints += 1
 
 
 def _mark_assisted(play: Play) -> None:
@@ -183,9 +184,13 @@ def _mark_assisted(play: Play) -> None:
 @router.post("/plays/{play_id}/hint", response_model=VerdictView)
 async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
-    play = await run_in_threadpool(plays.change, who, play_id, _count_hint)
+    play = await run_in_threadpool(plays.get, who, play_id)
+    play.check_not_abandoned()
     verdict = await solver.verdict(play.state, solver.budgets.hint)
     way = await _way_back(play, verdict, solver)
+    await run_in_threadpool(
+        plays.change, who, play_id, _count_hint
+    )  # once answered: a busy solver costs none
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 

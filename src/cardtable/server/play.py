@@ -151,7 +151,8 @@ class Play:
     def save_to(self, now: float) -> PlayRecord:
         """The record with this play's moves, status and play time, ready to write."""
         record = self.record
-        record.seconds += play_time(now - record.updated)
+        if record.status == "playing":  # a game over, then looked at, is not played meanwhile
+            record.seconds += play_time(now - record.updated)
         record.updated = now
         record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
         record.redo = [_entry(move, auto) for move, auto in self.redo]

@@ -121,7 +121,9 @@ class Pruner:
         for target in plan.foundations:
             onto = piles[target]
             for card in takers[target][onto[-1]] if onto else empty_takers[target]:
-                wanted.setdefault(card, target)  # the first foundation that takes it, as a double-click chooses
+                wanted.setdefault(
+                    card, target
+                )  # the first foundation that takes it, as a double-click chooses
         for source in plan.sources:
             pile = piles[source]
             if pile and (home := wanted.get(pile[-1])) is not None:
