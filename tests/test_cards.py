@@ -18,6 +18,7 @@ from cardtable.core.cards import (
     is_red,
     make_card,
 )
+from cardtable.core.errors import quoted
 
 RANK_TEXT = "A23456789TJQK"
 SUIT_TEXT = "CDHS"
@@ -112,7 +113,7 @@ def test_bad_names_raise_with_the_input_quoted(text: str) -> None:
 def test_non_strings_raise_invalid_card(value: object) -> None:
     with pytest.raises(InvalidCardError) as caught:
         parse_card(value)  # type: ignore[arg-type]
-    assert repr(value) in str(caught.value)
+    assert f"not a card: {quoted(value)} (expected a string" in str(caught.value)
 
 
 def test_invalid_card_error_is_a_value_error_and_a_cardtable_error() -> None:
@@ -120,3 +121,13 @@ def test_invalid_card_error_is_a_value_error_and_a_cardtable_error() -> None:
         parse_card("ZZ")
     with pytest.raises(CardtableError):
         parse_card("ZZ")
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [(None, "null"), ([["AC"]], '[["AC"]]'), ("X" * 100, "'" + "X" * 58 + "…")],
+)
+def test_a_card_that_is_not_one_is_quoted_as_json_and_cut_short(text: object, quoted: str) -> None:
+    with pytest.raises(InvalidCardError) as caught:
+        parse_card(text)  # type: ignore[arg-type]
+    assert str(caught.value).startswith(f"not a card: {quoted} (expected")

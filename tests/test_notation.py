@@ -286,3 +286,9 @@ def test_the_parsed_move_is_legal() -> None:
     state = alexander()
     for text in ("t0", "t3", "qh", "t0 t1", "t3f2"):
         assert state.is_legal(parse_move(state, text))
+
+
+@pytest.mark.parametrize("text", ["t٣ f1", "t3 f١", "t³"])
+def test_pile_numbers_are_ascii_digits_only(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        parse_move(alexander(), text)

@@ -158,12 +158,12 @@ def test_winnable_only_proves_its_deal(client: TestClient, monkeypatch: pytest.M
     [
         ({"game": "klondike"}, "unknown game: 'klondike'"),
         ({"game": "alexander-the-great-lucie(redeals=x)"}, "takes a whole number"),
-        ({"game": ALEXANDER, "deal": 0}, "deal: Input should be greater than or equal to 1"),
-        ({"game": ALEXANDER, "deal": 2**31}, "deal: Input should be less than or equal to"),
-        ({"game": ALEXANDER, "deal": "ten"}, "deal: Input should be a valid integer"),
+        ({"game": ALEXANDER, "deal": 0}, "deal: must be at least 1"),
+        ({"game": ALEXANDER, "deal": 2**31}, "deal: must be at most 2147483647"),
+        ({"game": ALEXANDER, "deal": "ten"}, "deal: must be a whole number, not 'ten'"),
         ({"game": ALEXANDER, "deal": 1, "winnable": True}, "at most one of"),
-        ({"game": ALEXANDER, "colour": "red"}, "colour: Extra inputs are not permitted"),
-        ({}, "game: Field required"),
+        ({"game": ALEXANDER, "colour": "red"}, "colour: not a field of this request"),
+        ({}, "game: required"),
         ({"game": ACEY, "position": {"game": ACEY, "piles": {}}}, "missing pile group"),
         ({"game": ALEXANDER, "position": acey_nearly_won()}, "is a 'acey-and-kingsley' deal"),
         ({"game": ACEY, "position": {**acey_nearly_won(), "piles": {"stock": [["XX"]]}}}, "not a card: 'XX'"),
@@ -174,6 +174,47 @@ def test_bad_new_games_are_refused_with_a_reason(client: TestClient, body: Any, 
     assert response.status_code == 422, response.text
     assert words in response.json()["detail"]
     assert client.get("/api/stats").json()["history"] == []
+
+
+@pytest.mark.parametrize(
+    ("content", "kind", "detail"),
+    [
+        (
+            b'{"game": "fan"}',
+            "text/plain",
+            "the request body must be a JSON object (content-type: application/json)",
+        ),
+        (
+            b"[1, 2]",
+            "application/json",
+            "the request body must be a JSON object (content-type: application/json)",
+        ),
+        (
+            b"",
+            "application/json",
+            "the request needs a JSON object as its body (content-type: application/json)",
+        ),
+        (
+            b'{"game": "fan", "position": {"game": "fan", "piles": {"fan": [["' + b"X" * 60_000 + b'"]]}}}',
+            "application/json",
+            "fan/0: not a card: '" + "X" * 58 + "… (expected rank A23456789TJQK then suit CDHS, like 'TD')",
+        ),
+    ],
+)
+def test_a_body_of_the_wrong_kind_is_told_what_to_send(
+    client: TestClient, content: bytes, kind: str, detail: str
+) -> None:
+    response = client.post("/api/plays", content=content, headers={"content-type": kind})
+    assert (response.status_code, response.json()["detail"]) == (422, detail)
+
+
+def test_query_values_are_told_in_words(client: TestClient) -> None:
+    play = start(client)["id"]
+    for times, detail in [
+        ("x", "times: must be a whole number, not 'x'"),
+        ("0", "times: must be at least 1"),
+    ]:
+        assert post(client, f"/api/plays/{play}/undo?times={times}", status=422)["detail"] == detail
 
 
 @pytest.mark.parametrize(
@@ -550,8 +591,9 @@ def test_another_players_game_is_not_found(client: TestClient, other: TestClient
 
 def test_bad_play_ids_are_refused(client: TestClient) -> None:
     assert client.get("/api/plays/nope").status_code == 404
-    assert client.get("/api/plays/" + "x" * 41).status_code == 422
-    assert client.post("/api/plays/a.b/undo").status_code == 422
+    too_long = client.get("/api/plays/" + "x" * 41)
+    assert (too_long.status_code, too_long.json()["detail"]) == (404, "no game '" + "x" * 41 + "'")
+    assert client.post("/api/plays/a.b/undo").json()["detail"] == "no game 'a.b'"
 
 
 def test_a_game_resumes_exactly_from_the_database(store: Store, client: TestClient) -> None:
@@ -649,9 +691,9 @@ def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(cl
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        ({"game": "fan", "deal": True}, "deal: Input should be a valid integer"),
-        ({"game": "fan", "deal": "7"}, "deal: Input should be a valid integer"),
-        ({"game": "fan", "winnable": "yes"}, "winnable: Input should be a valid boolean"),
+        ({"game": "fan", "deal": True}, "deal: must be a whole number, not true"),
+        ({"game": "fan", "deal": "7"}, "deal: must be a whole number, not '7'"),
+        ({"game": "fan", "winnable": "yes"}, "winnable: must be true or false, not 'yes'"),
     ],
 )
 def test_a_value_of_another_json_type_is_refused_not_read_as_something(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, TypeAlias
 
-from cardtable.core.errors import InvalidCardError
+from cardtable.core.errors import InvalidCardError, quoted
 
 Card: TypeAlias = int
 Rank: TypeAlias = int  # 1 (ace) to 13 (king)
@@ -91,11 +91,11 @@ def parse_card(text: str) -> Card:
     lower case and suit symbols, as formats.md asks.
     """
     if not isinstance(text, str):
-        raise InvalidCardError(f"not a card: {text!r} (expected a string like 'TD')")
+        raise InvalidCardError(f"not a card: {quoted(text)} (expected a string like 'TD')")
     card = _PARSE_TABLE.get(text.strip().upper())
     if card is None:
         raise InvalidCardError(
-            f"not a card: {text!r} (expected rank A23456789TJQK then suit CDHS, like 'TD')"
+            f"not a card: {quoted(text)} (expected rank A23456789TJQK then suit CDHS, like 'TD')"
         )
     return card
 

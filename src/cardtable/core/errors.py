@@ -1,10 +1,24 @@
 """The errors cardtable raises, all under one base class.
 
-Messages are lowercase, quote the offending input with ``!r`` and say where the
-problem is, so that the command line and the server can pass them on verbatim.
+Messages are lowercase, quote the offending input (with ``!r``, or
+:func:`quoted` where it may be long or not a string) and say where the problem
+is, so that the command line and the server can pass them on verbatim.
 """
 
 from __future__ import annotations
+
+import json
+from typing import Final
+
+QUOTED_WIDTH: Final = 60
+"""Characters of the input a message quotes at most: enough to find it, never a whole deal."""
+
+
+def quoted(value: object, width: int = QUOTED_WIDTH) -> str:
+    """Input as a message quotes it: a string in quotes, as typed; anything else as JSON writes it (``null``,
+    ``[["AC"]]``); cut to ``width`` characters with ``…``."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class CardtableError(Exception):

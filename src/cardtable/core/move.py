@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.core.cards import Card, card_name, parse_card
-from cardtable.core.errors import InvalidMoveError
+from cardtable.core.errors import InvalidMoveError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class PileId:
         """Parse ``'fan/3'``."""
         group, slash, index = text.partition("/")
         if not slash or not group or not (index.isascii() and index.isdigit()):
-            raise InvalidMoveError(f"not a pile: {text!r} (expected a group and a number, like 'fan/3')")
+            raise InvalidMoveError(f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')")
         return cls(group, int(index))
 
 

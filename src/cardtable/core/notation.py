@@ -27,7 +27,7 @@ from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
-_PILES: Final = re.compile(r"^([a-z])(\d*)\s*(?:([a-z])(\d*))?$")
+_PILES: Final = re.compile(r"^([a-z])([0-9]*)\s*(?:([a-z])([0-9]*))?$")
 DEAL_WORDS: Final = frozenset({"d", "deal"})
 REDEAL_WORDS: Final = frozenset({"redeal", "rd"})
 
@@ -50,7 +50,7 @@ def with_codes(state: State, text: str) -> str:
         pile = PileId(match.group(1), int(match.group(2)))
         return pile_code(state, pile) if state.plan.index(pile) is not None else match.group(0)
 
-    return re.sub(rf"\b({names})/(\d+)\b", code, text)
+    return re.sub(rf"\b({names})/([0-9]+)\b", code, text)
 
 
 def plural(count: int, word: str) -> str:

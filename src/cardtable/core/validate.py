@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardtable.core.cards import DECK, RANK_OF, SUIT_OF, Card, card_name
-from cardtable.core.errors import InvalidDealError
+from cardtable.core.errors import InvalidDealError, quoted
 from cardtable.core.spec import NO_BUILD, GameSpec, Kind, PileGroup
 
 
@@ -32,7 +32,7 @@ def _check_group_names(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> N
     expected = [g.name for g in spec.groups]
     for name in groups:
         if name not in expected:
-            raise InvalidDealError(f"{spec.id} has no pile group {name!r} (it has {', '.join(expected)})")
+            raise InvalidDealError(f"{spec.id} has no pile group {quoted(name)} (it has {', '.join(expected)})")
     for name in expected:
         if name not in groups:
             raise InvalidDealError(f"missing pile group {name!r} for {spec.id}")

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from typing import Final
 
-from cardtable.core.errors import UnknownGameError
+from cardtable.core.errors import UnknownGameError, quoted
 from cardtable.core.spec import GameSpec
 from cardtable.games.acey import ACEY_AND_KINGSLEY
 from cardtable.games.alexander import ALEXANDER_THE_GREAT
@@ -29,7 +29,7 @@ def load_game(game_id: str) -> GameSpec:
     base = GAMES.get(name)
     if base is None:
         known = ", ".join(GAMES)
-        raise UnknownGameError(f"unknown game: {name!r} (known games: {known})")
+        raise UnknownGameError(f"unknown game: {quoted(name)} (known games: {known})")
     if not arguments or not arguments.strip():
         return base
     changes: dict[str, object] = {}
@@ -57,7 +57,7 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
     key, equals, raw = (s.strip() for s in part.partition("="))
     if key not in base.options:
         allowed = ", ".join(base.options) or "none"
-        raise UnknownGameError(f"{base.id} has no option {key!r} (options: {allowed})")
+        raise UnknownGameError(f"{base.id} has no option {quoted(key)} (options: {allowed})")
     if not equals or not raw:
         raise UnknownGameError(f"option {key!r} of {base.id} needs a value, like {key}=1")
     default = getattr(base, key)

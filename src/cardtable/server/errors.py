@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError
+from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError, quoted
 from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
 from cardtable.store import ConflictError
@@ -51,20 +51,51 @@ async def _database(request: Request, error: Exception) -> JSONResponse:
     return _problem(503, f"the game database cannot be used just now ({str(error).lower()}): try again")
 
 
+PLACES: Final = ("body", "query", "path")
+"""Where pydantic says a field came from; a message names the field alone."""
+
+
+def _said(problem: dict[str, Any]) -> tuple[int, str]:
+    """One of pydantic's problems in a sentence a player can read, with its status.
+
+    The usual ones are reworded ("must be at least 1", not "Input should be
+    greater than or equal to 1"); the rest keep pydantic's words, lower case.
+    """
+    kind, place, given = problem.get("type"), tuple(problem.get("loc", ())), problem.get("input")
+    found = problem.get("ctx")
+    context: dict[str, Any] = found if isinstance(found, dict) else {}
+    if kind == "json_invalid":  # its place is a character offset, not a field
+        why = str(context.get("error", "")).lower()
+        return 422, f"malformed json in the request at character {place[-1]}" + (f": {why}" if why else "")
+    if place == ("body",) and kind == "missing":
+        return 422, "the request needs a JSON object as its body (content-type: application/json)"
+    if place == ("body",) and kind in ("model_attributes_type", "dict_type", "model_type"):
+        return 422, "the request body must be a JSON object (content-type: application/json)"
+    if place == ("path", "play_id"):  # an id no play can have
+        return 404, f"no game {quoted(given)}"
+    where = ".".join(str(part) for part in place if part not in PLACES)
+    words = {
+        "missing": "required",
+        "extra_forbidden": "not a field of this request",
+        "greater_than_equal": f"must be at least {context.get('ge')}",
+        "less_than_equal": f"must be at most {context.get('le')}",
+        "int_type": f"must be a whole number, not {quoted(given)}",
+        "int_parsing": f"must be a whole number, not {quoted(given)}",
+        "int_parsing_size": "must be a whole number of at most 4300 digits",
+        "bool_type": f"must be true or false, not {quoted(given)}",
+        "string_type": f"must be a string, not {quoted(given)}",
+    }
+    message = words.get(str(kind)) or str(problem.get("msg", "invalid request")).removeprefix("Value error, ")
+    message = message[:1].lower() + message[1:]
+    return 422, f"{where}: {message}" if where else message
+
+
 async def _invalid(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     problems = error.errors()
-    first = problems[0] if problems else {"loc": (), "msg": "invalid request"}
-    if first.get("type") == "json_invalid":  # its place is a character offset, not a field
-        context = first.get("ctx")
-        at, why = first["loc"][-1], str(context.get("error", "") if isinstance(context, dict) else "").lower()
-        detail = f"malformed json in the request at character {at}" + (f": {why}" if why else "")
-    else:
-        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-        message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-        detail = f"{where}: {message}" if where else message
+    status, detail = _said(problems[0]) if problems else (422, "invalid request")
     return _problem(
-        422, detail, errors=[{"loc": list(p.get("loc", ())), "msg": p.get("msg")} for p in problems]
+        status, detail, errors=[{"loc": list(p.get("loc", ())), "msg": p.get("msg")} for p in problems]
     )
 
 

@@ -183,7 +183,7 @@ def _workers(client: Any) -> int:
         return 0
 
 
-SCHEDULER_ADDRESS: Final = re.compile(r"^(?:tcp|tls)://(?:\[[^\]]+\]|[^\s/:\[\]]+):(\d{1,5})$")
+SCHEDULER_ADDRESS: Final = re.compile(r"^(?:tcp|tls)://(?:\[[^\]]+\]|[^\s/:\[\]]+):([0-9]{1,5})$")
 
 
 def check_scheduler(scheduler: str) -> None:
