@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -667,6 +670,30 @@ def test_a_database_locked_by_another_program_is_a_503_that_changes_nothing(
         other.close()
     assert store.get(store_player(client), play) == before
     assert move(client, play, move=legal)["moves"] == 1
+
+
+def test_a_damaged_database_is_a_500_that_says_so_not_try_again(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.sqlite"
+    with (
+        closing(Store(path)) as store,
+        ThreadPoolExecutor(1) as pool,
+        TestClient(create_app(store, executor=pool)) as c,
+    ):
+        for number in range(1, 40):
+            start(c, "fan", number)
+    with path.open("r+b") as file:  # pages 2 to 4 overwritten: the tables' pages
+        file.seek(4096)
+        file.write(b"\xff" * 3 * 4096)
+    with (
+        closing(Store(path)) as store,
+        ThreadPoolExecutor(1) as pool,
+        TestClient(create_app(store, executor=pool)) as c,
+    ):
+        answer = c.get("/api/stats")
+    assert answer.status_code == 500
+    assert answer.json()["detail"] == (
+        "the game database is damaged (database disk image is malformed): the server's keeper must restore it"
+    )
 
 
 def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(client: TestClient) -> None:

@@ -2,9 +2,10 @@
 
 The core's errors already say what is wrong and where (style.md), so their text
 goes out as it is. SQLite's own errors (a database locked by another program
-past the busy timeout, a full disk, a damaged file) leave the stored plays as
-they were, since each change is one transaction; the player is told to try
-again rather than shown a bare 500. Only a bug becomes a 500. Validation
+past the busy timeout, a full disk) leave the stored plays as they were, since
+each change is one transaction; the player is told to try again rather than
+shown a bare 500. A damaged file is a 500 that says so, since trying again
+cannot mend it; otherwise only a bug becomes a 500. Validation
 errors of pydantic are boiled down to one line naming the field (or, for
 malformed JSON, the character), with the full list kept under ``errors``.
 """
@@ -47,8 +48,15 @@ async def _ours(request: Request, error: Exception) -> JSONResponse:
     return _problem(status_of(error), str(error))
 
 
+DAMAGED: Final = ("malformed", "not a database", "corrupt")
+"""Words of SQLite's errors for a damaged file, which trying again cannot mend."""
+
+
 async def _database(request: Request, error: Exception) -> JSONResponse:
-    return _problem(503, f"the game database cannot be used just now ({str(error).lower()}): try again")
+    why = str(error).lower()
+    if any(word in why for word in DAMAGED):
+        return _problem(500, f"the game database is damaged ({why}): the server's keeper must restore it")
+    return _problem(503, f"the game database cannot be used just now ({why}): try again")
 
 
 PLACES: Final = ("body", "query", "path")
