@@ -764,6 +764,8 @@ def test_a_game_over_gains_no_play_time_or_hints_from_questions(client: TestClie
     won = store.get(store_player(client), play)
     assert won is not None and won.status == "won"
     assert post(client, f"/api/plays/{play}/hint")["message"] == "the game is won"
+    refused = move(client, play, 409, text="t0 f0")  # refused as won, not as a move from an empty pile
+    assert refused["detail"] == "the game is won: start the next deal"
     after = store.get(store_player(client), play)
     assert after is not None and (after.seconds, after.hints) == (won.seconds, won.hints)
 

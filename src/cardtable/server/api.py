@@ -132,6 +132,7 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
     """
 
     def act(play: Play) -> None:
+        play.check_open()  # before the move is read: a won game refuses it as won, not as a bad move
         try:
             move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
             play.play(move, autoplay=body.autoplay)

@@ -81,7 +81,7 @@ class Play:
 
     def play(self, move: Move, *, autoplay: bool = False) -> None:
         """Make a player's move, then (if asked) the safe moves to the foundations."""
-        self._check_open()
+        self.check_open()
         reason = self.state.why_illegal(move)
         if reason is not None:
             raise IllegalMoveError(reason)
@@ -93,14 +93,14 @@ class Play:
 
     def autoplay(self) -> None:
         """Send home every card that can safely go (see :func:`safe_home_move`), as one group."""
-        self._check_open()
+        self.check_open()
         self.last = []
         self._autoplay(first_by_hand=True)
         self._follow_redo_line()
 
     def undo(self, times: int = 1) -> None:
         """Take back the latest ``times`` moves, each with the autoplay moves it set off."""
-        self._check_open()
+        self.check_open()
         if not self.auto:
             raise NothingToDoError("nothing to undo: no move has been made")
         steps = self.undo_steps()
@@ -129,7 +129,7 @@ class Play:
 
     def redo_move(self) -> None:
         """Make again the moves the latest undo took back."""
-        self._check_open()
+        self.check_open()
         if not self.redo:
             raise NothingToDoError("nothing to redo")
         group = self.redo[: self._group_length(self.redo)]
@@ -140,7 +140,7 @@ class Play:
 
     def restart(self) -> None:
         """Back to the deal; every move made goes onto the redo line."""
-        self._check_open()
+        self.check_open()
         entries: list[Entry] = []
         while self.auto:
             entries.append((self.state.pop(), self.auto.pop()))
@@ -164,7 +164,8 @@ class Play:
 
     # -- helpers -------------------------------------------------------------
 
-    def _check_open(self) -> None:
+    def check_open(self) -> None:
+        """Refuse a change to a game that is won or abandoned."""
         if self.status == "won":
             raise NothingToDoError("the game is won: start the next deal")
         self.check_not_abandoned()
