@@ -236,6 +236,14 @@ def test_malformed_bodies_are_4xx_never_500(client: TestClient, content: bytes, 
     assert response.json()["detail"]
 
 
+@pytest.mark.parametrize("content", [b"[" * 50_000, b'{"deal": ' + b"9" * 5000 + b"}", b'{"game": "\xff"}'])
+def test_a_body_the_json_reader_gives_up_on_is_told_so(client: TestClient, content: bytes) -> None:
+    response = client.post("/api/plays", content=content, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["detail"].startswith("the request body cannot be read as JSON: ")
+    assert client.get("/nosuch").json()["detail"] == "Not Found", "other refusals keep FastAPI's answer"
+
+
 def test_malformed_json_is_told_where_as_a_character_not_as_a_field(client: TestClient) -> None:
     response = client.post("/api/plays", content=b'{"game": ', headers={"content-type": "application/json"})
     assert response.json()["detail"] == "malformed json in the request at character 9: expecting value"

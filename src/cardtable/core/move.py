@@ -24,7 +24,9 @@ class PileId:
         """Parse ``'fan/3'``."""
         group, slash, index = text.partition("/")
         if not slash or not group or not (index.isascii() and index.isdigit()):
-            raise InvalidMoveError(f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')")
+            raise InvalidMoveError(
+                f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')"
+            )
         return cls(group, int(index))
 
 

@@ -32,7 +32,9 @@ def _check_group_names(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> N
     expected = [g.name for g in spec.groups]
     for name in groups:
         if name not in expected:
-            raise InvalidDealError(f"{spec.id} has no pile group {quoted(name)} (it has {', '.join(expected)})")
+            raise InvalidDealError(
+                f"{spec.id} has no pile group {quoted(name)} (it has {', '.join(expected)})"
+            )
     for name in expected:
         if name not in groups:
             raise InvalidDealError(f"missing pile group {name!r} for {spec.id}")

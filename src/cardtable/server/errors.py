@@ -16,8 +16,10 @@ import sqlite3
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError, quoted
 from cardtable.server.plays import NotFoundError, StaleViewError
@@ -107,9 +109,24 @@ async def _invalid(request: Request, error: Exception) -> JSONResponse:
     )
 
 
+UNREADABLE_BODY: Final = "There was an error parsing the body"
+"""FastAPI's words for a body its JSON reader gave up on (before any field could be named)."""
+
+
+async def _http(request: Request, error: Exception) -> Response:
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code == 400 and error.detail == UNREADABLE_BODY:
+        return _problem(
+            400,
+            "the request body cannot be read as JSON: it is not UTF-8, nests too deeply or holds too long a number",
+        )
+    return await http_exception_handler(request, error)
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on ``app``."""
     for kind, _ in STATUS:
         app.add_exception_handler(kind, _ours)
     app.add_exception_handler(sqlite3.Error, _database)
     app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http)
