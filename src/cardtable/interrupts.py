@@ -1,5 +1,6 @@
 """Signals and process lifetimes: Ctrl-C held off while something must not be cut short, SIGTERM
-and SIGHUP taken as Ctrl-C, signals that reach a prompt at once, workers that end with their parent.
+and SIGHUP taken as Ctrl-C, signals held back while workers start, signals that reach a prompt at
+once, workers that end with their parent.
 
 Shared by the terminal game, the survey's pool and the server's solver processes.
 """
@@ -11,9 +12,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Final
+from multiprocessing import resource_tracker
+from typing import Any, Final
 
 
 @contextmanager
@@ -81,6 +83,49 @@ def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+@contextmanager
+def held_while_workers_start() -> Iterator[None]:
+    """While worker processes start: they ignore Ctrl-C for good, and a Ctrl-C, SIGTERM or SIGHUP that
+    comes meanwhile is held back and takes effect at the end, rather than being lost or cutting a start
+    in half (a half-made Dask cluster cannot even be closed).
+
+    Processes started while Ctrl-C is ignored keep ignoring it (an ignored signal stays so across exec),
+    which leaves Ctrl-C to the parent. Ignoring it in the parent too would lose one that came meanwhile;
+    blocked as well, it waits (Linux keeps a blocked signal pending even while it is ignored) and is
+    raised once the handler is back. SIGTERM and SIGHUP, where a handler of ours takes them (see
+    :func:`ended_as_ctrl_c`), are noted and handled at the end. multiprocessing's resource tracker
+    unblocks SIGINT once it has started, so it is started first. Threads started meanwhile block it
+    as the main thread does; one started before (numpy's OpenBLAS starts one) could take a Ctrl-C
+    and lose it. Only the main thread may set handlers; elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    resource_tracker.ensure_running()
+    noted: list[int] = []
+
+    def note(signum: int, frame: object) -> None:
+        noted.append(signum)
+
+    ours: dict[int, Callable[[int, Any], Any]] = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            ours[signum] = handler
+            signal.signal(signum, note)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        for kind, taker in ours.items():
+            signal.signal(kind, taker)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C held back is raised here
+        if noted:
+            ours[noted[0]](noted[0], None)
 
 
 NUDGE_AFTER: Final = 0.02

@@ -21,12 +21,12 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from functools import partial
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.interrupts import ctrl_c_ignored, exit_with_parent
+from cardtable.interrupts import exit_with_parent, held_while_workers_start
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
@@ -80,7 +80,7 @@ def process_pool(workers: int) -> Iterator[Pool]:
         initializer=_start_worker,
     )
     try:
-        with ctrl_c_ignored():  # a worker still starting up must not take a Ctrl-C
+        with held_while_workers_start():  # a worker still starting up must not take a Ctrl-C
             for _ in range(workers):
                 pool.submit(os.getpid)  # each submit starts a worker while none is idle
     except OSError as error:
@@ -88,6 +88,9 @@ def process_pool(workers: int) -> Iterator[Pool]:
         raise PoolStartError(
             f"cannot start {workers} worker processes: {reason(error)} (try fewer --workers)"
         ) from None
+    except BaseException:  # a Ctrl-C or SIGTERM held back while they started
+        _stop_now(pool)
+        raise
     try:
         yield Pool(pool, workers * IN_FLIGHT_PER_WORKER)
     except BrokenProcessPool:
@@ -132,14 +135,19 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
     from distributed import Client, KilledWorker
     from distributed.comm.core import CommClosedError
 
-    try:
-        local = scheduler == LOCAL
-        client: Client = (
-            _local_client(Client, workers) if local else _new_client(Client, scheduler, timeout="10s")
-        )
-    except (OSError, ValueError, TypeError) as error:
-        raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
-    with _quiet_dask(), client:  # quiet first: closing a client whose scheduler is gone logs too
+    local = scheduler == LOCAL
+    with ExitStack() as stack:
+        try:
+            with held_while_workers_start() if local else nullcontext():
+                client: Client = (
+                    _local_client(Client, workers) if local else _new_client(Client, scheduler, timeout="10s")
+                )
+                # quiet first: closing a client whose scheduler is gone logs too; the client is
+                # closed however this ends, by a Ctrl-C held back during the start too
+                stack.enter_context(_quiet_dask())
+                stack.enter_context(client)
+        except (OSError, ValueError, TypeError) as error:
+            raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
         threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         try:
@@ -213,15 +221,14 @@ def _local_client(client_class: Any, workers: int) -> Any:
 
 
 def _start_local(client_class: Any, workers: int) -> Any:
-    with ctrl_c_ignored():
-        return _new_client(
-            client_class,
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # None still starts one, on 8787, warning when that is taken
-            silence_logs=logging.CRITICAL,
-        )
+    return _new_client(
+        client_class,
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",  # None still starts one, on 8787, warning when that is taken
+        silence_logs=logging.CRITICAL,
+    )
 
 
 def _new_client(client_class: Any, *args: Any, **kwargs: Any) -> Any:

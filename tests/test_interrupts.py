@@ -1,0 +1,68 @@
+"""Signals held back while worker processes start (interrupts.py): not lost, not cutting the start in half.
+
+Each case runs in a process of its own, in a session of its own, so that a
+signal sent to its process group, as a terminal sends Ctrl-C, reaches it and
+its children and nothing else.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SCRIPT = textwrap.dedent(
+    """
+    import multiprocessing, os, signal, sys, time
+    from cardtable.interrupts import Terminated, ended_as_ctrl_c, held_while_workers_start
+
+    def report(answers):
+        answers.put(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+
+    if __name__ == "__main__":
+        context = multiprocessing.get_context("spawn")
+        answers = context.Queue()
+        sent = getattr(signal, sys.argv[1])
+        with ended_as_ctrl_c(signal.SIGTERM):
+            try:
+                with held_while_workers_start():
+                    worker = context.Process(target=report, args=(answers,))
+                    worker.start()
+                    if sent == signal.SIGINT:
+                        os.killpg(0, sent)  # to the whole group, the worker too, as a terminal does
+                    else:
+                        os.kill(os.getpid(), sent)  # as timeout(1) or a batch system does
+                    time.sleep(0.2)
+                    print("held back", flush=True)
+                print("lost")
+            except Terminated:
+                print("raised at the end: Terminated")
+            except KeyboardInterrupt:
+                print("raised at the end: KeyboardInterrupt")
+        print("the worker ignores Ctrl-C:", answers.get(timeout=30))
+        worker.join()
+    """
+)
+
+
+@pytest.mark.parametrize(("sent", "raised"), [("SIGINT", "KeyboardInterrupt"), ("SIGTERM", "Terminated")])
+def test_a_signal_while_workers_start_is_raised_once_they_have_started(
+    tmp_path: Path, sent: str, raised: str
+) -> None:
+    script = tmp_path / "start.py"  # a file, not -c: spawned workers import the main module
+    script.write_text(SCRIPT, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script), sent],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        start_new_session=True,
+    )
+    assert done.stdout.splitlines() == [
+        "held back",
+        f"raised at the end: {raised}",
+        "the worker ignores Ctrl-C: True",
+    ], done.stderr
