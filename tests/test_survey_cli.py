@@ -613,14 +613,21 @@ def test_reporting_a_missing_database_is_one_line(tmp_path: Path) -> None:
     assert_fails(run("report", "fan", "--db", str(tmp_path / "none.sqlite")), "no survey database")
 
 
-def test_an_unwritable_plot_is_one_line_and_comes_before_the_other_outputs(
+def test_an_output_that_cannot_be_written_is_refused_before_any_is_written(
     surveyed: Path, tmp_path: Path
 ) -> None:
-    csv_path = tmp_path / "a.csv"
-    plot = tmp_path / "no" / "such" / "dir.png"
-    result = run("report", "fan", "--db", str(surveyed), "--csv", str(csv_path), "--plot", str(plot))
-    assert_fails(result, f"cannot write the plot {str(plot)!r}: no such file or directory")
-    assert not csv_path.exists()
+    csv_path, plot = tmp_path / "a.csv", tmp_path / "p.png"
+    nowhere = tmp_path / "no" / "such" / "x"
+    for option in ("--plot", "--solutions", "--csv"):
+        outputs = {"--plot": str(plot), "--csv": str(csv_path), option: f"{nowhere}.png"}
+        result = run(
+            "report", "fan", "--db", str(surveyed), *(word for pair in outputs.items() for word in pair)
+        )
+        assert_fails(
+            result,
+            f"cannot write '{nowhere}.png': there is no folder {str(nowhere.parent)!r}; nothing was written",
+        )
+        assert not csv_path.exists() and not plot.exists()
 
 
 def test_a_plot_named_without_a_file_type_is_refused(surveyed: Path, tmp_path: Path) -> None:

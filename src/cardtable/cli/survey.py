@@ -43,6 +43,7 @@ from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.interrupts import Terminated, ended_as_ctrl_c
+from cardtable.paths import folder_problem, write_problem
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
@@ -296,7 +297,8 @@ class ExportError(CardtableError):
 
 
 def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
-    """Refuse outputs that would overwrite the results database or each other, before anything is written."""
+    """Refuse outputs that would overwrite the results database or each other, or that cannot be
+    written where they are asked, before anything is written."""
     plot = outputs.get("--plot")
     if plot is not None and not Path(plot).suffix:  # matplotlib would write plot.png: another file
         raise ExportError(f"--plot {plot!r} has no file type: name it {plot}.png, .svg or .pdf")
@@ -306,6 +308,9 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
         if where in seen:
             raise ExportError(f"{option} {path!r} is {seen[where]}: it would be written over")
         seen[where] = f"the {option} file too"
+    for path in outputs.values():  # before the first is written, so that none is
+        if (problem := folder_problem(Path(path)) or write_problem(Path(path))) is not None:
+            raise ExportError(f"cannot write {path!r}: {problem}; nothing was written")
 
 
 def _identity(path: Path) -> tuple[int, int] | Path:
