@@ -17,12 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 from cardtable import Move, State, deal, load_game
 from cardtable.cli import info
-from cardtable.cli.main import main
+from cardtable.cli.main import COMMANDS, main
 from cardtable.core.cards import card_names, card_symbol
 from cardtable.formats import (
     Solution,
@@ -671,3 +672,15 @@ def test_the_core_never_imports_the_render_or_cli_modules() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+@click.command()
+def stopped_while_loading() -> None:
+    """Stands for a command whose module a Ctrl-C interrupts before the command can take it as its own."""
+    raise KeyboardInterrupt
+
+
+def test_a_ctrl_c_no_command_took_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(COMMANDS, "stopped", ("test_cli", "stopped_while_loading"))
+    result = CliRunner().invoke(main, ["stopped"])
+    assert (result.exit_code, result.stderr, result.stdout) == (130, "cardtable: interrupted\n", "")

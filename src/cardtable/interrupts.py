@@ -17,6 +17,9 @@ from contextlib import contextmanager, suppress
 from multiprocessing import resource_tracker
 from typing import Any, Final
 
+INTERRUPTED_EXIT: Final = 128 + signal.SIGINT
+"""The shell's exit code for a command stopped by Ctrl-C (130), as :attr:`Terminated.exit_code` is for the others."""
+
 
 @contextmanager
 def ctrl_c_ignored() -> Iterator[None]:

@@ -20,7 +20,7 @@ from typing import Any, Final, NoReturn
 import click
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.interrupts import Terminated
+from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
 
 # numpy (the solver's sweep uses its arrays, elementwise) starts a thread for OpenBLAS at import
 # unless told not to. cardtable does no linear algebra, and a thread running before Ctrl-C is held
@@ -69,6 +69,12 @@ class LazyGroup(click.Group):
                 sys.stdout.flush()
             _drop_output()
             sys.exit(stop.exit_code)
+        except (
+            KeyboardInterrupt
+        ):  # before a command took Ctrl-C as its own (still loading, say): not "Aborted!"
+            with contextlib.suppress(OSError):
+                click.echo("cardtable: interrupted", err=True)
+            sys.exit(INTERRUPTED_EXIT)
         except OSError as error:
             if error.errno not in OUTPUT_ERRNOS:
                 raise  # a broken pipe is click's to end quietly; anything else is a bug to see

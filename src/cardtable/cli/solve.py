@@ -34,7 +34,7 @@ from cardtable.core.notation import move_text, plural
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_position
 from cardtable.games import find_game
-from cardtable.interrupts import Terminated
+from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.rewind import WayBack, single_steps, way_back
@@ -98,8 +98,6 @@ def line_text(state: State, moves: list[Move]) -> list[str]:
 
 INTERRUPTED: Final = "interrupted"
 """The reason of a search stopped by Ctrl-C (see :func:`watched_solve`)."""
-INTERRUPTED_EXIT: Final = 130
-"""The exit code after Ctrl-C, as shells give a program that SIGINT ended."""
 
 
 def judged(state: State, limit: Limit, back: int = 0) -> SolveResult:

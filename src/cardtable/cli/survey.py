@@ -19,7 +19,7 @@ import signal
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any
 
 import click
 from rich.console import Console
@@ -42,7 +42,7 @@ from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
-from cardtable.interrupts import Terminated, ended_as_ctrl_c
+from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, write_problem
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import check_scheduler, default_workers, executor
@@ -50,8 +50,6 @@ from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
 from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, SurveyDatabaseError, default_path
 from cardtable.survey.task import Budget, Outcome, line_moves
-
-INTERRUPTED: Final = 130  # the shell's code for a Ctrl-C
 
 
 def _store_path(db: Path | None) -> Path:
@@ -134,7 +132,7 @@ def survey(
         except KeyboardInterrupt as stop:
             how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"
             click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
-            sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED)
+            sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED_EXIT)
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
 
