@@ -130,7 +130,7 @@ def words(lines: list[str]) -> str:
 
 @pytest.mark.parametrize("columns", [80, 60, 40])
 def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
-    typed = ["help", "hint", "xyz", "t12 f3", "quit", "quit"]
+    typed = ["help", "hint", "xyz", "t12 f0", "quit", "quit"]
     lines, code = converse(columns, ["play", "alexander-the-great-lucie", "5", "--no-stats"], typed)
     assert code == 0
     too_wide = [line for line in lines if len(line) > columns]
@@ -139,7 +139,7 @@ def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
     for phrase in (
         "the top card of t3 onto a foundation, or onto the one pile that takes it",
         "(ranks A 2-10 J Q K or T, suits c d h s)",
-        "play t12 f3 (A♥): the game can still be won in 83 moves",
+        "play t12 f0 (A♥): the game can still be won in 83 moves",
         "not a move: 'xyz' (try 't3 f1', 't3', a card like '7c' or 'redeal'; 'help' lists all)",
         "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving.",
         "Bye. Play this deal again with: cardtable play alexander-the-great-lucie 5",
