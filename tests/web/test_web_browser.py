@@ -333,10 +333,12 @@ def test_a_hint_in_a_lost_position_lights_the_undo_that_mends_it(page: Page) -> 
 def test_a_lost_game_asks_the_solver_where_it_went_wrong(page: Page) -> None:
     open_deal(page, ALEXANDER, 8)
     page.uncheck("#autoplay")
-    for text in ["t11 t5", "t3 t2", "t6 t8", "t1 f0"]:
+    for moves, text in enumerate(["t11 t5", "t3 t2", "t6 t8", "t1 f0"], 1):
         page.fill("#command", text)
         page.keyboard.press("Enter")
+        table_at(page, moves=moves)
     expect(page.locator("#result-title")).to_have_text("No moves left")
+    expect(page.locator("#result-text")).to_contain_text("Deal 8 of Alexander the Great: 4 moves")
     page.click("#result-why")
     expect(page.locator("#toast")).to_contain_text("undo twice and it can still be won")
     expect(page.locator("#undo")).to_have_class(re.compile(r"\bhint\b"))
