@@ -110,12 +110,15 @@ def test_deal_3_is_won_by_search_and_by_its_recorded_solution() -> None:
     assert result.problem is None and result.final.is_won()
 
 
-@pytest.mark.parametrize("number", range(1, 21))
-def test_autoplay_sends_a_card_where_a_double_click_does(number: int) -> None:
+def test_autoplay_sends_a_card_where_a_double_click_does() -> None:
     """Both take the first foundation that takes the card, so an ace does not land elsewhere by autoplay."""
-    state = deal(load_game(FAN), number)
-    automatic = safe_home_move(state)
-    if automatic is None:
-        pytest.skip("no card goes home at the start of this deal")
-    assert automatic.source is not None
-    assert parse_move(state, pile_code(state, automatic.source)) == automatic
+    compared = 0
+    for number in range(1, 21):
+        state = deal(load_game(FAN), number)
+        automatic = safe_home_move(state)
+        if automatic is None:
+            continue  # no card goes home at the start of this deal
+        assert automatic.source is not None
+        assert parse_move(state, pile_code(state, automatic.source)) == automatic
+        compared += 1
+    assert compared >= 10
