@@ -598,7 +598,7 @@ def test_a_timeout_that_is_no_number_of_seconds_is_refused(
     monkeypatch.chdir(tmp_path)
     result = run(*command, "--timeout", seconds)
     assert result.exit_code == 2, result.output
-    assert "Invalid value for '--timeout'" in result.stderr and "not a finite number" in result.stderr
+    assert "invalid value for '--timeout'" in result.stderr and "not a finite number" in result.stderr
     assert "Traceback" not in result.output and list(tmp_path.iterdir()) == []
 
 
@@ -684,3 +684,20 @@ def test_a_ctrl_c_no_command_took_is_one_line_and_exit_130(monkeypatch: pytest.M
     monkeypatch.setitem(COMMANDS, "stopped", ("test_cli", "stopped_while_loading"))
     result = CliRunner().invoke(main, ["stopped"])
     assert (result.exit_code, result.stderr, result.stdout) == (130, "cardtable: interrupted\n", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play"], "cardtable: missing argument 'GAME|FILE' (see 'cardtable play --help')"),
+        (
+            ["survey", "fan", "--workers", "0"],
+            "cardtable: invalid value for '--workers': 0 is not in the range x>=1",
+        ),
+        (["nosuch"], "cardtable: no such command 'nosuch' (see 'cardtable --help')"),
+    ],
+)
+def test_clicks_refusals_are_one_line_too(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(main, args, prog_name="cardtable")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(said), result.stderr

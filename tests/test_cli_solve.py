@@ -75,7 +75,7 @@ def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:
     assert_fails(run("solve", write(tmp_path, "{nope")), 2, "malformed deal json")
     bad_budget = run("solve", "fan", "3", "--timeout", "0")
     assert bad_budget.exit_code == 2
-    assert "Invalid value for '--timeout'" in bad_budget.stderr
+    assert "invalid value for '--timeout'" in bad_budget.stderr
 
 
 def test_a_bad_file_among_several_is_named_and_nothing_is_solved(tmp_path: Path) -> None:

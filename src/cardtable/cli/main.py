@@ -64,6 +64,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except CardtableError as error:
             _complain(str(error))
+        except click.UsageError as error:  # click's own refusals: a missing argument, an option out of range
+            _complain(_usage_text(error))
         except Terminated as stop:  # SIGTERM or SIGHUP, once the command has ended what it was doing
             with contextlib.suppress(OSError, ValueError):
                 sys.stdout.flush()
@@ -110,6 +112,16 @@ def _is_output_encoding(encoding: str) -> bool:
     """Whether ``encoding`` is that of standard output or standard error (a locale without UTF-8)."""
     streams = (sys.stdout, sys.stderr)
     return any(codecs.lookup(encoding).name == codecs.lookup(s.encoding or "utf-8").name for s in streams)
+
+
+def _usage_text(error: click.UsageError) -> str:
+    """Click's refusal in one line, as cardtable's own are, naming the help that shows the usage.
+
+    Click would print the usage, a hint and the error on four lines.
+    """
+    message = error.format_message().rstrip(".")
+    message = message[:1].lower() + message[1:]
+    return f"{message} (see '{error.ctx.command_path} --help')" if error.ctx is not None else message
 
 
 def _complain(message: str) -> NoReturn:
