@@ -75,6 +75,7 @@ def test_the_page_gives_a_player_cookie_that_scripts_cannot_read(client: TestCli
     assert response.headers["x-content-type-options"] == "nosniff"
     assert client.get("/stats").status_code == 200
     assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+    assert [client.head(page).status_code for page in ("/", "/stats")] == [200, 200]
 
 
 def test_a_forged_cookie_is_replaced_not_trusted(client: TestClient) -> None:

@@ -87,7 +87,7 @@ def _pages(app: FastAPI) -> None:
 
         return serve
 
-    app.get("/", include_in_schema=False)(page("index.html"))
-    app.get("/stats", include_in_schema=False)(page("stats.html"))
+    for path, name in (("/", "index.html"), ("/stats", "stats.html")):  # HEAD too, as link checkers ask
+        app.api_route(path, methods=["GET", "HEAD"], include_in_schema=False)(page(name))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
