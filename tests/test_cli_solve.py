@@ -123,6 +123,19 @@ def test_hint_on_a_lost_saved_game_says_how_far_back_it_still_could_be_won(tmp_p
     )
 
 
+def stopped_on_a_terminal(
+    args: list[str], live: re.Pattern[bytes], said: re.Pattern[bytes]
+) -> tuple[bytes, int]:
+    """``cardtable ARGS`` on a terminal, Ctrl-C once ``live`` shows, until ``said``: what it showed, its exit code."""
+    pid, terminal = on_a_terminal(80, *args)
+    shown = read_until(terminal, live)
+    os.kill(pid, signal.SIGINT)
+    shown += read_until(terminal, said)
+    code = exit_code(pid)
+    os.close(terminal)
+    return shown, code
+
+
 # Alexander the Great, La Belle Lucie form, deal 4 (lost from its start) to where a hint proves
 # the position lost at once, and takes seconds to prove the positions before it lost too
 LUCIE_4_LOST: Final = [
@@ -174,13 +187,9 @@ LUCIE_4_LOST: Final = [
 
 def test_ctrl_c_while_a_hint_looks_back_ends_it_as_interrupted_with_exit_code_130(tmp_path: Path) -> None:
     lost = saved_game(tmp_path / "lost.json", "alexander-the-great-lucie", 4, LUCIE_4_LOST)
-    pid, terminal = on_a_terminal(80, "hint", lost)
-    shown = read_until(terminal, re.compile(rb"solving the position \d+ moves? back: [\d,]+ positions"))
-    os.kill(pid, signal.SIGINT)
     verdict = re.compile(rb"interrupted before the solver found how far back it still could")
-    shown += read_until(terminal, verdict)
-    code = exit_code(pid)
-    os.close(terminal)
+    live = re.compile(rb"solving the position \d+ moves? back: [\d,]+ positions")
+    shown, code = stopped_on_a_terminal(["hint", lost], live, verdict)
     assert verdict.search(shown), shown
     assert b"no move wins from here: this position can no longer be won;" in shown
     assert code == 130
@@ -190,13 +199,9 @@ def test_ctrl_c_in_a_terminal_ends_a_long_solve_with_its_cost_and_exit_code_130(
     # A real terminal (a pseudo-terminal) and a real SIGINT: the live line shows how
     # far the search has got, and Ctrl-C turns it into an 'unknown' verdict, not "Aborted!".
     # No budget, on a deal that outlasts any test.
-    pid, terminal = on_a_terminal(80, "solve", "acey-and-kingsley", "13")
-    shown = read_until(terminal, re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions"))
-    os.kill(pid, signal.SIGINT)
     verdict = re.compile(rb"deal 13: unknown: interrupted before a verdict \([\d,]+ positions, [\d.]+ s\)")
-    shown += read_until(terminal, verdict)
-    code = exit_code(pid)
-    os.close(terminal)
+    live = re.compile(rb"solving acey-and-kingsley deal 13: [\d,]+ positions")
+    shown, code = stopped_on_a_terminal(["solve", "acey-and-kingsley", "13"], live, verdict)
     assert verdict.search(shown), shown
     assert code == 130
 
