@@ -638,6 +638,18 @@ def test_a_plot_named_without_a_file_type_is_refused(surveyed: Path, tmp_path: P
     assert f"plot           drawn in {tmp_path / 'p.svg'}" in drawn.output.splitlines()
 
 
+def test_workers_are_not_asked_of_a_cluster_that_has_its_own(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    scheduler = "tcp://127.0.0.1:8786"
+    result = run(
+        "survey", "fan", "--deals", "1-5", "--workers", "3", "--scheduler", scheduler, "--db", str(db)
+    )
+    assert_fails(
+        result, f"--workers 3 starts workers here; the cluster at {scheduler} has its own: leave it out"
+    )
+    assert not db.exists()
+
+
 def test_what_names_no_scheduler_is_refused_before_a_database_is_made(tmp_path: Path) -> None:
     for scheduler in ("nowhere", "tcp://127.0.0.1:99999", "tcp://host"):
         result = run(

@@ -35,7 +35,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import replaced
+from cardtable.cli.info import OptionConflictError, replaced
 from cardtable.cli.options import Seconds
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
@@ -47,6 +47,7 @@ from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, write_problem
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import (
+    LOCAL,
     PoolStartError,
     SchedulerError,
     check_scheduler,
@@ -131,6 +132,10 @@ def survey(
     budget = Budget(timeout=timeout or None, max_states=max_states, table=max_table)
     if scheduler is not None:
         check_scheduler(scheduler)
+    if workers is not None and scheduler not in (None, LOCAL):
+        raise OptionConflictError(
+            f"--workers {workers} starts workers here; the cluster at {scheduler} has its own: leave it out"
+        )
     path = _store_path(db)
     with _gone_if_it_never_starts(path), ResultStore(path) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)

@@ -153,9 +153,10 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
         try:
             yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, partial(_workers, client))
         except (KilledWorker, CommClosedError, CancelledError) as error:
+            memory = " (out of memory? try a smaller --max-table)" if isinstance(error, KilledWorker) else ""
             raise WorkerLostError(
-                f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}); the results"
-                " so far are stored: run again to go on"
+                f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}){memory}; the"
+                " results so far are stored: run again to go on"
             ) from None
 
 
