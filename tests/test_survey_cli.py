@@ -250,6 +250,15 @@ def test_a_survey_on_read_only_storage_can_be_reported_but_not_added_to(
         subprocess.run(["umount", str(mounted)], check=True)
 
 
+def test_a_report_of_a_range_not_surveyed_says_which_deals_are(surveyed: Path) -> None:
+    result = run("report", "fan", "--db", str(surveyed), "--deals", "60-70")
+    assert result.exit_code == 0
+    assert (
+        "note           this database holds 40 deals of fan, from 1 to 40: none in the range asked"
+        in result.output
+    )
+
+
 def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) -> None:
     result = run("report", "alexander-the-great-lucie(redeals=0)", "--db", str(surveyed))
     assert result.exit_code == 0

@@ -258,6 +258,7 @@ def report(
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = store.games() if not outcomes else []
+        span = store.span(spec.id, spec.rules_version) if not outcomes else None
         if plot_path is not None:  # first: matplotlib refuses more than a file system does
             from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
 
@@ -285,8 +286,16 @@ def report(
         if plot_path is not None:
             lines.append(f"plot           drawn in {plot_path}")
         if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
-            lines.append(f"note           this database holds {', '.join(held) or 'no results yet'}")
+            lines.append(f"note           {_held_text(held, span, spec.id)}")
         click.echo("\n".join(lines))
+
+
+def _held_text(held: list[str], span: tuple[int, int, int] | None, game: str) -> str:
+    """What a database holds, for a report that found nothing: other games, or other deals of this one."""
+    if span is not None:
+        count, first, last = span
+        return f"this database holds {count} deals of {game}, from {first} to {last}: none in the range asked"
+    return f"this database holds {', '.join(held) or 'no results yet'}"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -185,6 +185,12 @@ class ResultStore:
         )
         return [Outcome(*row) for row in self._read(sql, game, rules_version, *_bounds(deals))]
 
+    def span(self, game: str, rules_version: int) -> tuple[int, int, int] | None:
+        """How many deals of ``game`` are stored, the first and the last; None if there are none."""
+        sql = "SELECT COUNT(*), MIN(deal), MAX(deal) FROM results WHERE game = ? AND rules_version = ?"
+        ((count, first, last),) = self._read(sql, game, rules_version)
+        return (count, first, last) if count else None
+
     def games(self) -> list[str]:
         """The game ids this database holds results of, in order: what a report of another could ask for."""
         return [game for (game,) in self._read("SELECT DISTINCT game FROM results ORDER BY game")]
