@@ -141,6 +141,8 @@ class Play:
     def restart(self) -> None:
         """Back to the deal; every move made goes onto the redo line."""
         self.check_open()
+        if not self.auto:
+            raise NothingToDoError("already at the start of the deal")
         entries: list[Entry] = []
         while self.auto:
             entries.append((self.state.pop(), self.auto.pop()))
