@@ -7,12 +7,15 @@ its children and nothing else.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+
+from cardtable.interrupts import ended_as_ctrl_c
 
 SCRIPT = textwrap.dedent(
     """
@@ -66,3 +69,39 @@ def test_a_signal_while_workers_start_is_raised_once_they_have_started(
         f"raised at the end: {raised}",
         "the worker ignores Ctrl-C: True",
     ], done.stderr
+
+
+NESTED = textwrap.dedent(
+    """
+    import os, signal, time
+    from cardtable.interrupts import held_while_workers_start
+
+    try:
+        with held_while_workers_start():
+            with held_while_workers_start():
+                pass
+            os.kill(os.getpid(), signal.SIGINT)  # after the inner hold, still inside the outer one
+            time.sleep(0.2)
+            print("held back", flush=True)
+        print("lost")
+    except KeyboardInterrupt:
+        print("raised at the end")
+    """
+)
+
+
+def test_holds_nest_the_inner_one_giving_back_the_outer_ones_mask() -> None:
+    done = subprocess.run([sys.executable, "-c", NESTED], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == ["held back", "raised at the end"], done.stderr
+
+
+def test_a_signal_the_process_was_started_ignoring_stays_ignored() -> None:
+    """``nohup cardtable survey ...``: a closed terminal must not stop it."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with ended_as_ctrl_c(signal.SIGHUP, signal.SIGTERM):
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert callable(signal.getsignal(signal.SIGTERM))
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)

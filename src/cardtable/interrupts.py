@@ -75,12 +75,18 @@ class Terminated(KeyboardInterrupt):
 
 @contextmanager
 def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
-    """Within it, the signals ``signums`` raise :class:`Terminated` in the main thread; their handlers are restored after."""
+    """Within it, the signals ``signums`` raise :class:`Terminated` in the main thread; their handlers are restored after.
+
+    A signal the process was started ignoring (``nohup`` ignores SIGHUP) stays ignored.
+    """
 
     def terminate(signum: int, frame: object) -> None:
         raise Terminated(signum)
 
-    previous = {signum: signal.signal(signum, terminate) for signum in signums}
+    taken = [
+        signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN
+    ]  # nohup stays nohup
+    previous = {signum: signal.signal(signum, terminate) for signum in taken}
     try:
         yield
     finally:
@@ -100,8 +106,10 @@ def held_while_workers_start() -> Iterator[None]:
     raised once the handler is back. SIGTERM and SIGHUP, where a handler of ours takes them (see
     :func:`ended_as_ctrl_c`), are noted and handled at the end. multiprocessing's resource tracker
     unblocks SIGINT once it has started, so it is started first. Threads started meanwhile block it
-    as the main thread does; one started before (numpy's OpenBLAS starts one) could take a Ctrl-C
-    and lose it. Only the main thread may set handlers; elsewhere this does nothing.
+    as the main thread does; one started before could take a Ctrl-C and lose it, which is why the
+    command keeps numpy from starting one for OpenBLAS (see :mod:`cardtable.cli.main`). The mask is
+    put back as it was, so that holds may nest. Only the main thread may set handlers; elsewhere
+    this does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -112,21 +120,23 @@ def held_while_workers_start() -> Iterator[None]:
     def note(signum: int, frame: object) -> None:
         noted.append(signum)
 
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # first: nothing can break in below
     ours: dict[int, Callable[[int, Any], Any]] = {}
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        handler = signal.getsignal(signum)
-        if callable(handler):
-            ours[signum] = handler
-            signal.signal(signum, note)
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = None
     try:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            handler = signal.getsignal(signum)
+            if callable(handler):
+                signal.signal(signum, note)
+                ours[signum] = handler
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         for kind, taker in ours.items():
             signal.signal(kind, taker)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a Ctrl-C held back is raised here
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held back is raised here
         if noted:
             ours[noted[0]](noted[0], None)
 

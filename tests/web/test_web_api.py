@@ -340,7 +340,9 @@ def test_undo_redo_and_restart(client: TestClient) -> None:
     post(client, f"/api/plays/{play}/redo")
     assert post(client, f"/api/plays/{play}/redo", status=409)["detail"] == "nothing to redo"
     post(client, f"/api/plays/{play}/restart")
-    assert post(client, f"/api/plays/{play}/restart", status=409)["detail"] == "already at the start of the deal"
+    assert (
+        post(client, f"/api/plays/{play}/restart", status=409)["detail"] == "already at the start of the deal"
+    )
 
 
 def test_a_change_asked_from_an_old_view_is_refused_and_changes_nothing(client: TestClient) -> None:

@@ -358,6 +358,13 @@ def test_arrow_keys_on_the_game_menu_switch_only_on_enter(page: Page) -> None:
     table_at(page, moves=0, game=ALEXANDER, deal=10)
     page.keyboard.press("Enter")
     page.wait_for_selector(f'#table[data-game="{chosen}"]')
+    page.focus("#game")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Escape")  # back to the game on the table, not a switch
+    assert page.eval_on_selector("#game", "select => select.value") == chosen
+    page.locator("body").click(position={"x": 5, "y": 5})  # the menu loses the focus
+    page.wait_for_timeout(300)
+    assert page.locator("#table").get_attribute("data-game") == chosen
 
 
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:

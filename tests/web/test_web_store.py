@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from cardtable import deal, load_game
+from cardtable.core.notation import parse_move
+from cardtable.server.plays import Plays
 from cardtable.store import ConflictError, PlayRecord, Store, game_stats
 from cardtable.store.schema import VERSION
 
@@ -109,3 +112,20 @@ def test_a_database_of_something_else_is_refused_untouched(tmp_path: Path, versi
     assert path.read_bytes() == before
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+
+
+def test_play_time_counts_while_a_lost_game_is_undone_not_while_it_is_only_looked_at(store: Store) -> None:
+    now = [1000.0]
+    plays = Plays(store, clock=lambda: now[0])
+    play = plays.start("me", deal(load_game("alexander-the-great"), 8))
+    for text in ["t11 t5", "t3 t2", "t6 t8", "t1 f0"]:  # lost after the fourth
+        now[0] += 10
+        plays.change("me", play.record.id, lambda p, text=text: p.play(parse_move(p.state, text)))
+    lost = plays.get("me", play.record.id)
+    assert (lost.status, lost.record.seconds) == ("lost", 40.0)
+    now[0] += 60
+    plays.change("me", play.record.id, lambda p: None)  # looked at (a hint counted, say): the game stays lost
+    assert plays.get("me", play.record.id).record.seconds == 40.0
+    now[0] += 30
+    undone = plays.change("me", play.record.id, lambda p: p.undo())  # the player thought, then took it back
+    assert (undone.status, undone.record.seconds) == ("playing", 70.0)

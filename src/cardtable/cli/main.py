@@ -24,9 +24,9 @@ from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
 
 # numpy (the solver's sweep uses its arrays, elementwise) starts a thread for OpenBLAS at import
 # unless told not to. cardtable does no linear algebra, and a thread running before Ctrl-C is held
-# back (interrupts.held_while_workers_start) could take a Ctrl-C and lose it. Worker processes
-# inherit the setting.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# back (interrupts.held_while_workers_start) could take a Ctrl-C and lose it, whatever the user's
+# own setting for other programs. Worker processes inherit it.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 # command name -> (module, attribute), in the order `--help` lists them
 COMMANDS: Final[dict[str, tuple[str, str]]] = {

@@ -140,7 +140,7 @@ def survey(
     with _gone_if_it_never_starts(path), ResultStore(path) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
         try:
-            with ended_as_ctrl_c(signal.SIGTERM):
+            with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
                 _run(job, scheduler, workers or default_workers())
         except KeyboardInterrupt as stop:
             how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"

@@ -153,12 +153,12 @@ class Play:
     def save_to(self, now: float) -> PlayRecord:
         """The record with this play's moves, status and play time, ready to write."""
         record = self.record
-        if record.status == "playing":  # a game over, then looked at, is not played meanwhile
-            record.seconds += play_time(now - record.updated)
+        status = self.status
+        if "playing" in (record.status, status):  # a game over and only looked at is not played meanwhile
+            record.seconds += play_time(now - record.updated)  # one lost and then undone is: its player thought
         record.updated = now
         record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
         record.redo = [_entry(move, auto) for move, auto in self.redo]
-        status = self.status
         if status != record.status:
             record.finished = now if status != "playing" else None
             record.status = status

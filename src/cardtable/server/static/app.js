@@ -345,6 +345,8 @@ async function showMe() {
 
 // -- controls and keys -----------------------------------------------------
 
+const MENU_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
+
 /** The game menu: a choice made with the mouse switches at once; keys on the closed menu (arrows,
  *  a letter) only move through the names, and Enter or leaving the menu switches, so that reading
  *  the list with the keyboard does not open every game on the way. */
@@ -355,9 +357,15 @@ function wireGameSelect(select) {
     if (!page.view || select.value !== page.view.game) switchGame(select.value);
   };
   select.addEventListener("keydown", (e) => {
-    if (e.key === "Enter") {
-      if (keyed) choose();
-    } else if (e.key !== "Tab") keyed = true; // arrows, Home, End, or a letter that jumps to a name
+    if (e.key === "Enter" && keyed) {
+      e.preventDefault(); // the choice is made: not the list opened as well
+      choose();
+    } else if (e.key === "Escape") {
+      keyed = false; // back to the game on the table, before the page's Escape takes the focus away
+      if (page.view) select.value = page.view.game;
+    } else if (MENU_KEYS.has(e.key) || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+      keyed = true; // arrows, Home, End, Page keys, or a letter that jumps to a name
+    }
   });
   select.addEventListener("pointerdown", () => {
     keyed = false;
