@@ -9,6 +9,7 @@ import pytest
 
 from cardtable import deal, load_game
 from cardtable.core.notation import parse_move
+from cardtable.server.play import Play
 from cardtable.server.plays import Plays
 from cardtable.store import ConflictError, PlayRecord, Store, game_stats
 from cardtable.store.schema import VERSION
@@ -119,8 +120,12 @@ def test_play_time_counts_while_a_lost_game_is_undone_not_while_it_is_only_looke
     plays = Plays(store, clock=lambda: now[0])
     play = plays.start("me", deal(load_game("alexander-the-great"), 8))
     for text in ["t11 t5", "t3 t2", "t6 t8", "t1 f0"]:  # lost after the fourth
+
+        def move(p: Play, text: str = text) -> None:
+            p.play(parse_move(p.state, text))
+
         now[0] += 10
-        plays.change("me", play.record.id, lambda p, text=text: p.play(parse_move(p.state, text)))
+        plays.change("me", play.record.id, move)
     lost = plays.get("me", play.record.id)
     assert (lost.status, lost.record.seconds) == ("lost", 40.0)
     now[0] += 60
