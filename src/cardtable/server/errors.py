@@ -1,13 +1,13 @@
-"""Every refusal becomes a 4xx answer with a sentence in ``detail``; a database that cannot be used, a 503.
+"""Every refusal becomes a 4xx answer with a sentence in ``detail``; a database that cannot be used, a 503 or 500.
 
 The core's errors already say what is wrong and where (style.md), so their text
 goes out as it is. SQLite's own errors (a database locked by another program
 past the busy timeout, a full disk) leave the stored plays as they were, since
-each change is one transaction; the player is told to try again rather than
-shown a bare 500. A damaged file is a 500 that says so, since trying again
-cannot mend it; otherwise only a bug becomes a 500. Validation
-errors of pydantic are boiled down to one line naming the field (or, for
-malformed JSON, the character), with the full list kept under ``errors``.
+each change is one transaction; where waiting can help the player is told to
+try again (503), and otherwise (a damaged or read-only file) a 500 says why
+rather than a bare one. Validation errors of pydantic are boiled down to one
+line naming the field (or, for malformed JSON, the character), with the full
+list kept under ``errors``.
 """
 
 from __future__ import annotations
@@ -50,15 +50,19 @@ async def _ours(request: Request, error: Exception) -> JSONResponse:
     return _problem(status_of(error), str(error))
 
 
+PASSING: Final = ("locked", "busy", "full")
+"""Words of SQLite's errors that waiting can mend: another program's lock, a full disk."""
 DAMAGED: Final = ("malformed", "not a database", "corrupt")
-"""Words of SQLite's errors for a damaged file, which trying again cannot mend."""
+"""Words of SQLite's errors for a damaged file, which the server's keeper must restore."""
 
 
 async def _database(request: Request, error: Exception) -> JSONResponse:
     why = str(error).lower()
+    if any(word in why for word in PASSING):
+        return _problem(503, f"the game database cannot be used just now ({why}): try again")
     if any(word in why for word in DAMAGED):
         return _problem(500, f"the game database is damaged ({why}): the server's keeper must restore it")
-    return _problem(503, f"the game database cannot be used just now ({why}): try again")
+    return _problem(500, f"the game database cannot be used ({why}): the server's keeper must see to it")
 
 
 PLACES: Final = ("body", "query", "path")
