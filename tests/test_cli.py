@@ -695,9 +695,16 @@ def test_a_ctrl_c_no_command_took_is_one_line_and_exit_130(monkeypatch: pytest.M
             "cardtable: invalid value for '--workers': 0 is not in the range x>=1",
         ),
         (["nosuch"], "cardtable: no such command 'nosuch' (see 'cardtable --help')"),
+        (["--bogus"], "cardtable: no such option '--bogus' (see 'cardtable --help')"),
     ],
 )
 def test_clicks_refusals_are_one_line_too(args: list[str], said: str) -> None:
     result = CliRunner().invoke(main, args, prog_name="cardtable")
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(said), result.stderr
+
+
+def test_the_command_alone_shows_its_help() -> None:
+    """As click shows it: the one refusal that is not one line."""
+    result = CliRunner().invoke(main, [], prog_name="cardtable")
+    assert result.output.startswith("Usage: cardtable [OPTIONS] COMMAND [ARGS]...")

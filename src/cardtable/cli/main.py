@@ -18,6 +18,7 @@ import sys
 from typing import Any, Final, NoReturn
 
 import click
+from click.exceptions import NoArgsIsHelpError
 
 from cardtable.core.errors import CardtableError, reason
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
@@ -58,6 +59,17 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        """The group's own options read; a bad one (``cardtable --bogus``) in one line, as a command's are."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise  # 'cardtable' alone: the help, as click shows it
+        except click.UsageError as error:
+            _complain(_usage_text(error))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
