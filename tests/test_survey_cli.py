@@ -239,6 +239,11 @@ def test_a_survey_on_read_only_storage_can_be_reported_but_not_added_to(
         assert_fails(added, f"cannot store results in {str(mounted / 'survey.sqlite')!r}: {read_only}")
         made = run("survey", "fan", "--deals", "1-5", "--db", str(mounted / "new.sqlite"), *BUDGET)
         assert_fails(made, f"cannot make a survey database at {str(mounted / 'new.sqlite')!r}: {read_only}")
+        exported = str(mounted / "x.csv")
+        assert_fails(
+            run("report", "fan", "--db", str(shelf / "survey.sqlite"), "--csv", exported),
+            f"cannot write {exported!r}: its folder {str(mounted)!r} is read-only; nothing was written",
+        )
         stats_db = str(mounted / "stats.sqlite")
         played = CliRunner().invoke(
             main, ["play", "fan", "1", "--db", stats_db], input="q\n", env={"NO_COLOR": "1"}

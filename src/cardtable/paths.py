@@ -34,6 +34,14 @@ def folder_problem(path: Path) -> str | None:
     )
 
 
+def read_only_folder(path: Path) -> str | None:
+    """Why no file can be made at ``path`` (its folder, a read-only one), or None."""
+    folder = path.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"its folder {str(folder)!r} is read-only"
+    return None
+
+
 def write_problem(path: Path) -> str | None:
     """Why the database at ``path`` cannot be written (a read-only file, folder or file system), or None.
 
@@ -41,9 +49,8 @@ def write_problem(path: Path) -> str | None:
     a readonly database", which do not say what to change. It writes its
     journal beside the database, so the folder must take new files too.
     """
-    folder = path.parent
-    if folder.is_dir() and not os.access(folder, os.W_OK):
-        return f"its folder {str(folder)!r} is read-only, and SQLite writes its journal beside the database"
+    if (folder := read_only_folder(path)) is not None:
+        return f"{folder}, and SQLite writes its journal beside the database"
     if path.exists() and not os.access(path, os.W_OK):
         return "the file is read-only"
     return None

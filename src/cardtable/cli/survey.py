@@ -44,7 +44,7 @@ from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
-from cardtable.paths import folder_problem, write_problem
+from cardtable.paths import folder_problem, read_only_folder
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import (
     LOCAL,
@@ -346,7 +346,7 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
             raise ExportError(f"{option} {path!r} is {seen[where]}: it would be written over")
         seen[where] = f"the {option} file too"
     for path in outputs.values():  # before the first is written, so that none is
-        if (problem := folder_problem(Path(path)) or write_problem(Path(path))) is not None:
+        if (problem := folder_problem(Path(path)) or read_only_folder(Path(path))) is not None:
             raise ExportError(f"cannot write {path!r}: {problem}; nothing was written")
 
 
