@@ -121,6 +121,8 @@ def test_hint_on_a_lost_saved_game_says_how_far_back_it_still_could_be_won(tmp_p
         "no move wins from here: this position can no longer be won;"
         f" 3 moves back it still could (cardtable play {lost}, then 'undo 3')\n"
     )
+    piped = run("hint", "-", input=Path(lost).read_text(encoding="utf-8"))
+    assert piped.output.endswith("; 3 moves back it still could (resume the game, then 'undo 3')\n")
 
 
 def stopped_on_a_terminal(
@@ -183,6 +185,16 @@ LUCIE_4_LOST: Final = [
     "t13 f1",
     "t5 t1",
 ]
+
+
+def test_a_look_back_stopped_by_its_position_budget_says_where_and_why(tmp_path: Path) -> None:
+    lost = saved_game(tmp_path / "lost.json", "alexander-the-great-lucie", 4, LUCIE_4_LOST)
+    said = run("hint", lost, "--max-states", "2000").output
+    assert re.search(
+        r"; the solver could not tell whether the position \d+ moves back can still be won"
+        r" \(searched 2,000 positions\)\n$",
+        said,
+    ), said
 
 
 def test_ctrl_c_while_a_hint_looks_back_ends_it_as_interrupted_with_exit_code_130(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from cardtable import State, deal, load_game
 from cardtable.cli import play as play_module
 from cardtable.cli.main import main
 from cardtable.cli.play import COMMANDS, Session, run_session
+from cardtable.cli.solve import unless_stopped
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.errors import NothingToDoError
@@ -408,9 +409,9 @@ def test_a_ctrl_c_between_a_hints_searches_stops_the_hint_and_a_sigterm_the_sess
     def interrupted(by: KeyboardInterrupt) -> str:
         raise by
 
-    assert play_module._unless_stopped(lambda: interrupted(KeyboardInterrupt()), "stopped") == "stopped"
+    assert unless_stopped(lambda: interrupted(KeyboardInterrupt()), "stopped") == "stopped"
     with pytest.raises(Terminated):
-        play_module._unless_stopped(lambda: interrupted(Terminated(signal.SIGTERM)), "stopped")
+        unless_stopped(lambda: interrupted(Terminated(signal.SIGTERM)), "stopped")
 
 
 # Alexander the Great deal 1 to where fresh searches sent 5♣ back and forth between t5 and t7 for ever

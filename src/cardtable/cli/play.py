@@ -21,13 +21,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final
 
 import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
-from cardtable.cli.solve import INTERRUPTED, hint_text, judged, way_back_text
+from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
@@ -52,8 +52,6 @@ from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.store.records import PlayRecord, Status, play_time
-
-T = TypeVar("T")
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -425,13 +423,13 @@ class Session:
         """
         self.hints += 1
         with _second_interrupt_ends_session():
-            result = _unless_stopped(
+            result = unless_stopped(
                 lambda: self._judged(self.state, HINT_SECONDS), SolveResult("unknown", reason=INTERRUPTED)
             )
             text = hint_text(self.state, result, name=_hinted)
             if result.status == "unwinnable":
                 stopped = way_back_text(WayBack("unknown", reason=INTERRUPTED), 0, HINT_SECONDS)
-                text += _unless_stopped(self._looked_back, stopped)
+                text += unless_stopped(self._looked_back, stopped)
         return text
 
     def _looked_back(self) -> str:
@@ -614,22 +612,6 @@ def _leave(session: Session, out: Console) -> None:
     if session.unsaved:
         _say(out, session.unsaved_note())
     _say(out, session.quit(confirmed=True).message)
-
-
-def _unless_stopped(work: Callable[[], T], stopped: T) -> T:
-    """``work()``, or ``stopped`` if a Ctrl-C ends it first: a hint's searches, and what it does between them.
-
-    The search in hand takes a Ctrl-C as its own (see :func:`watched_solve`);
-    one that lands between two searches, or while a line found is remembered,
-    is taken here the same way, so that it stops the hint, not the game. A
-    SIGTERM or SIGHUP still ends the session.
-    """
-    try:
-        return work()
-    except Terminated:
-        raise
-    except KeyboardInterrupt:
-        return stopped
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from os import path as os_path
-from typing import Final
+from typing import Final, TypeVar
 
 import click
 from rich.console import Console
@@ -98,6 +98,26 @@ def line_text(state: State, moves: list[Move]) -> list[str]:
 
 INTERRUPTED: Final = "interrupted"
 """The reason of a search stopped by Ctrl-C (see :func:`watched_solve`)."""
+T = TypeVar("T")
+
+NO_TIME_LEFT: Final = "no time left"
+"""The reason of a look-back's search not begun: the seconds for the whole look-back are spent."""
+
+
+def unless_stopped(work: Callable[[], T], stopped: T) -> T:
+    """``work()``, or ``stopped`` if a Ctrl-C ends it first: a hint's searches, and what it does between them.
+
+    The search in hand takes a Ctrl-C as its own (see :func:`watched_solve`);
+    one that lands between two searches, or while a line found is remembered,
+    is taken here the same way, so that it stops the hint, not the game. A
+    SIGTERM or SIGHUP still ends the session.
+    """
+    try:
+        return work()
+    except Terminated:
+        raise
+    except KeyboardInterrupt:
+        return stopped
 
 
 def judged(state: State, limit: Limit, back: int = 0) -> SolveResult:
@@ -107,7 +127,7 @@ def judged(state: State, limit: Limit, back: int = 0) -> SolveResult:
     for one that can still be won; the live line says so.
     """
     if limit.seconds is not None and limit.seconds <= 0:
-        return SolveResult("unknown", reason="no time left")
+        return SolveResult("unknown", reason=NO_TIME_LEFT)
     return watched_solve(state, limit, f"the position {plural(back, 'move')} back" if back else "for a hint")
 
 
@@ -226,16 +246,19 @@ def hint(
     text = hint_text(state, result)
     way = WayBack("won")  # no look-back: nothing to say of one
     if result.status == "unwinnable" and state.move_stack:  # a saved game: where it still could be won
-        way = way_back(
-            state,
-            single_steps(state),
-            lambda earlier, left, back: judged(
-                earlier, Limit(states=max_states, seconds=left, table=max_table), back
+        way = unless_stopped(
+            lambda: way_back(
+                state,
+                single_steps(state),
+                lambda earlier, left, back: judged(
+                    earlier, Limit(states=max_states, seconds=left, table=max_table), back
+                ),
+                seconds,
             ),
-            seconds,
+            WayBack("unknown", reason=INTERRUPTED),
         )
-        resume = shlex.quote(source) if source != "-" else None
-        text += way_back_text(way, len(state.move_stack), seconds, resume=resume)
+        then = f"cardtable play {shlex.quote(source)}, then" if source != "-" else "resume the game, then"
+        text += way_back_text(way, len(state.move_stack), seconds, then=then)
     click.echo(text)
     _stop_if_interrupted(result)
     _stop_if_interrupted(way)  # a look-back stopped ends the command as a hint stopped does
@@ -264,15 +287,15 @@ def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move]
     return f"no hint: {result.reason} before the solver found a win or proved there is none"
 
 
-def way_back_text(way: WayBack, played: int, seconds: float, *, resume: str | None = None) -> str:
+def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None = None) -> str:
     """What follows "can no longer be won" after ``played`` moves: how far back it still could.
 
-    ``resume``: the file the game is saved in, for ``cardtable hint``, which
-    has no undo of its own: the player resumes the game to take moves back.
+    ``then``: what to do before typing the undo, for ``cardtable hint``, which
+    has no undo of its own: the player resumes the saved game to take moves back.
     """
     if way.status == "won":
         typed = "restart" if way.undo == played else "undo" if way.undo == 1 else f"undo {way.undo}"
-        how = f"cardtable play {resume}, then '{typed}'" if resume is not None else f"'{typed}' goes there"
+        how = f"{then} '{typed}'" if then is not None else f"'{typed}' goes there"
         if way.undo == played:
             return f"; only the start of the game still could ({how})"
         return f"; {plural(way.undo, 'move')} back it still could ({how})"
@@ -280,7 +303,12 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, resume: str | No
         return "; nor could any earlier position: the game was lost from its start"
     if way.reason == INTERRUPTED:
         return "; interrupted before the solver found how far back it still could"
-    return f"; the solver found no earlier position it could win within {seconds:g} s"
+    if way.reason == NO_TIME_LEFT or way.reason.endswith(
+        " s ran out"
+    ):  # the look-back's seconds, not one search's
+        return f"; the solver found no earlier position it could win within {seconds:g} s"
+    back = plural(way.undo, "move")
+    return f"; the solver could not tell whether the position {back} back can still be won ({way.reason})"
 
 
 def _named(state: State, move: Move) -> str:

@@ -155,7 +155,9 @@ class Play:
         record = self.record
         status = self.status
         if "playing" in (record.status, status):  # a game over and only looked at is not played meanwhile
-            record.seconds += play_time(now - record.updated)  # one lost and then undone is: its player thought
+            record.seconds += play_time(
+                now - record.updated
+            )  # one lost and then undone is: its player thought
         record.updated = now
         record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
         record.redo = [_entry(move, auto) for move, auto in self.redo]
