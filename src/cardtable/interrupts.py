@@ -83,9 +83,8 @@ def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
     def terminate(signum: int, frame: object) -> None:
         raise Terminated(signum)
 
-    taken = [
-        signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN
-    ]  # nohup stays nohup
+    # a signal ignored from the start stays ignored: nohup stays nohup
+    taken = [signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN]
     previous = {signum: signal.signal(signum, terminate) for signum in taken}
     try:
         yield

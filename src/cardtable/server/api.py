@@ -174,7 +174,7 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
 
 def _count_hint(play: Play) -> None:
     """A hint given counts against the game, unless it is over (asked after a win, it gave no move)."""
-    if play.status == "playing" or play.status == "lost":
+    if play.status in ("playing", "lost"):
         play.record.hints += 1
 
 

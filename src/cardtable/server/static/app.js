@@ -363,8 +363,8 @@ function wireGameSelect(select) {
     } else if (e.key === "Escape") {
       keyed = false; // back to the game on the table, before the page's Escape takes the focus away
       if (page.view) select.value = page.view.game;
-    } else if (MENU_KEYS.has(e.key) || (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey)) {
-      keyed = true; // arrows, Home, End, Page keys, or a letter that jumps to a name
+    } else if (MENU_KEYS.has(e.key) || (/^\S$/u.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey)) {
+      keyed = true; // arrows, Home, End, Page keys, or a letter that jumps to a name (Space opens the list)
     }
   });
   select.addEventListener("pointerdown", () => {
