@@ -709,6 +709,26 @@ def test_a_damaged_database_is_a_500_that_says_so_not_try_again(tmp_path: Path) 
     )
 
 
+@pytest.mark.parametrize(
+    ("column", "value", "why"),
+    [
+        ("moves", "not json", "moves: Expecting value"),
+        ("moves", '[{"from": "fan/0", "to": "fan/1", "card": "AS"}]', "illegal move"),
+        ("status", "weird", "status 'weird'"),
+    ],
+)
+def test_a_stored_game_changed_by_hand_is_a_500_that_names_it(
+    client: TestClient, store: Store, column: str, value: str, why: str
+) -> None:
+    play = start(client)["id"]
+    with sqlite3.connect(store.path) as db:
+        db.execute(f"UPDATE plays SET {column} = ? WHERE id = ?", (value, play))
+    answer = client.get(f"/api/plays/{play}")
+    assert answer.status_code == 500
+    assert answer.json()["detail"].startswith(f"the stored game {play!r} is damaged (")
+    assert why in answer.json()["detail"]
+
+
 def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(client: TestClient) -> None:
     state = deal(load_game(ALEXANDER), 1)
     line = solve(state, Limit(seconds=30)).moves

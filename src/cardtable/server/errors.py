@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError, quoted
 from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
-from cardtable.store import ConflictError
+from cardtable.store import ConflictError, DamagedRecordError
 
 STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (NotFoundError, 404),
@@ -33,6 +33,7 @@ STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
     (ConflictError, 409),
     (StaleViewError, 409),
     (SolverBusyError, 503),
+    (DamagedRecordError, 500),  # not the player's doing: the message says which game
     (CardtableError, 422),  # unknown game, malformed deal or move, bad notation
 )
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from cardtable.core.errors import CardtableError
 from cardtable.core.state import State
 from cardtable.server.play import Play
-from cardtable.store import Store
+from cardtable.store import DamagedRecordError, PlayRecord, Store
 
 
 class NotFoundError(CardtableError):
@@ -45,12 +45,12 @@ class Plays:
         record = self.store.get(player, play_id)
         if record is None:
             raise NotFoundError(f"no game {play_id!r}")
-        return Play(record)
+        return _replayed(record)
 
     def current(self, player: str, game: str | None = None) -> Play | None:
         """The play the player touched last (of ``game``), to resume it."""
         record = self.store.latest(player, game)
-        return None if record is None else Play(record)
+        return None if record is None else _replayed(record)
 
     def change(
         self, player: str, play_id: str, action: Callable[[Play], object], board: str | None = None
@@ -71,3 +71,11 @@ class Plays:
             action(play)
             self.store.save(play.save_to(self.clock()))
         return play
+
+
+def _replayed(record: PlayRecord) -> Play:
+    """The play a record holds, its moves played again; a move the rules refuse means the row was tampered with."""
+    try:
+        return Play(record)
+    except CardtableError as error:
+        raise DamagedRecordError(f"the stored game {record.id!r} is damaged ({error})") from None

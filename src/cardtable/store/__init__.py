@@ -4,8 +4,17 @@ The store keeps, per play, the starting deal and the move lists as the JSON of
 formats.md, so a game resumes by replaying them; it knows nothing of the rules.
 """
 
-from cardtable.store.db import ConflictError, Store
+from cardtable.store.db import ConflictError, DamagedRecordError, Store
 from cardtable.store.records import FINISHED, PlayRecord, Status
 from cardtable.store.stats import GameStats, game_stats
 
-__all__ = ["FINISHED", "ConflictError", "GameStats", "PlayRecord", "Status", "Store", "game_stats"]
+__all__ = [
+    "FINISHED",
+    "ConflictError",
+    "DamagedRecordError",
+    "GameStats",
+    "PlayRecord",
+    "Status",
+    "Store",
+    "game_stats",
+]

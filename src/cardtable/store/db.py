@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cardtable.core.errors import CardtableError
-from cardtable.store.records import PlayRecord
+from cardtable.store.records import FINISHED, PlayRecord
 from cardtable.store.schema import migrate
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
@@ -29,6 +29,10 @@ HISTORY_LIMIT: Final = 500
 
 class ConflictError(CardtableError):
     """The play changed since it was read, or it is gone."""
+
+
+class DamagedRecordError(CardtableError):
+    """A stored play that cannot be read back: its row was changed by something other than cardtable."""
 
 
 class Store:
@@ -161,7 +165,16 @@ def _row(record: PlayRecord) -> tuple[Any, ...]:
 
 def _record(row: tuple[Any, ...]) -> PlayRecord:
     values = dict(zip(FIELDS, row))
-    for name in JSON_FIELDS:
-        values[name] = json.loads(values[name])
+    try:
+        for name in JSON_FIELDS:
+            values[name] = json.loads(values[name])
+    except (TypeError, ValueError) as error:
+        raise DamagedRecordError(
+            f"the stored game {values.get('id')!r} is damaged ({name}: {error})"
+        ) from None
+    if values["status"] not in FINISHED and values["status"] != "playing":
+        raise DamagedRecordError(
+            f"the stored game {values.get('id')!r} is damaged (status {values['status']!r})"
+        )
     values["assisted"] = bool(values["assisted"])
     return PlayRecord(**values)
