@@ -83,9 +83,8 @@ class LazyGroup(click.Group):
                 sys.stdout.flush()
             _drop_output()
             sys.exit(stop.exit_code)
-        except (
-            KeyboardInterrupt
-        ):  # before a command took Ctrl-C as its own (still loading, say): not "Aborted!"
+        # a Ctrl-C before a command took it as its own (still loading, say): not click's "Aborted!"
+        except KeyboardInterrupt:
             with contextlib.suppress(OSError):
                 click.echo("cardtable: interrupted", err=True)
             sys.exit(INTERRUPTED_EXIT)

@@ -31,7 +31,7 @@ from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, 
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL
-from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError
+from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
 from cardtable.core.state import State
@@ -511,8 +511,9 @@ def _undo_count(line: str) -> int:
     """How many moves ``undo N`` takes back; CommandError if N is not a count."""
     count = re.fullmatch(r"\S+\s+([0-9]{1,9})", line.strip())
     if count is None or int(count[1]) == 0:
-        typed = line.strip() if len(line.strip()) <= 20 else line.strip()[:20] + "…"
-        raise CommandError(f"'undo' takes a count of moves from 1 up, like 'undo 3': not {typed!r}")
+        raise CommandError(
+            f"'undo' takes a count of moves from 1 up, like 'undo 3': not {quoted(line.strip(), 24)}"
+        )
     return int(count[1])
 
 

@@ -303,9 +303,8 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None
         return "; nor could any earlier position: the game was lost from its start"
     if way.reason == INTERRUPTED:
         return "; interrupted before the solver found how far back it still could"
-    if way.reason == NO_TIME_LEFT or way.reason.endswith(
-        " s ran out"
-    ):  # the look-back's seconds, not one search's
+    out_of_time = way.reason == NO_TIME_LEFT or way.reason.endswith(" s ran out")  # whichever search it was
+    if out_of_time:
         return f"; the solver found no earlier position it could win within {seconds:g} s"
     back = plural(way.undo, "move")
     return f"; the solver could not tell whether the position {back} back can still be won ({way.reason})"

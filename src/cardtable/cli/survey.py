@@ -17,8 +17,7 @@ import dataclasses
 import json
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,14 +45,7 @@ from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, read_only_folder
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-from cardtable.survey.executors import (
-    LOCAL,
-    PoolStartError,
-    SchedulerError,
-    check_scheduler,
-    default_workers,
-    executor,
-)
+from cardtable.survey.executors import LOCAL, check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
 from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, SurveyDatabaseError, default_path
@@ -136,8 +128,7 @@ def survey(
         raise OptionConflictError(
             f"--workers {workers} starts workers here; the cluster at {scheduler} has its own: leave it out"
         )
-    path = _store_path(db)
-    with _gone_if_it_never_starts(path), ResultStore(path) as store:
+    with ResultStore(_store_path(db)) as store:
         job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
         try:
             with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
@@ -148,23 +139,6 @@ def survey(
             sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED_EXIT)
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
-
-
-@contextmanager
-def _gone_if_it_never_starts(path: Path) -> Iterator[None]:
-    """A database this run makes is removed again if no worker could be started (a scheduler out
-    of reach, say): nothing was solved, and a mistyped address should leave nothing behind."""
-    made = not path.exists()
-    try:
-        yield
-    except (SchedulerError, PoolStartError):
-        if made:
-            for leftover in (
-                path,
-                *(path.with_name(path.name + end) for end in ("-wal", "-shm", "-journal")),
-            ):
-                leftover.unlink(missing_ok=True)
-        raise
 
 
 def _run(job: Survey, scheduler: str | None, workers: int) -> None:
