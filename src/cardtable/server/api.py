@@ -148,7 +148,9 @@ def undo(
     who: Player,
     plays: PlaysDep,
     board: SeenBoard = None,
-    times: Annotated[int, Query(ge=1, description="how many moves to take back")] = 1,
+    times: Annotated[
+        int, Query(ge=1, description="how many undos to make at once (a move with its autoplay is one)")
+    ] = 1,
 ) -> PlayView:
     """Take back the latest move (with the autoplay moves it set off), or the latest ``times`` of them."""
     return play_view(plays.change(who, play_id, lambda play: play.undo(times), board))
@@ -173,7 +175,7 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
 
 
 def _count_hint(play: Play) -> None:
-    """A hint given counts against the game, unless it is over (asked after a win, it gave no move)."""
+    """A hint given counts against the game, but not after a win (it gives no move) or once the game is left."""
     if play.status in ("playing", "lost"):
         play.record.hints += 1
 
@@ -189,9 +191,8 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     play.check_not_abandoned()
     verdict = await solver.verdict(play.state, solver.budgets.hint)
     way = await _way_back(play, verdict, solver)
-    await run_in_threadpool(
-        plays.change, who, play_id, _count_hint
-    )  # once answered: a busy solver costs none
+    # counted once answered: a hint the busy solver refused costs none
+    await run_in_threadpool(plays.change, who, play_id, _count_hint)
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 

@@ -154,10 +154,9 @@ class Play:
         """The record with this play's moves, status and play time, ready to write."""
         record = self.record
         status = self.status
-        if "playing" in (record.status, status):  # a game over and only looked at is not played meanwhile
-            record.seconds += play_time(
-                now - record.updated
-            )  # one lost and then undone is: its player thought
+        # a game over and only looked at is not played meanwhile; one lost and then undone is: its player thought
+        if "playing" in (record.status, status):
+            record.seconds += play_time(now - record.updated)
         record.updated = now
         record.moves = [_entry(move, auto) for move, auto in zip(self.state.move_stack, self.auto)]
         record.redo = [_entry(move, auto) for move, auto in self.redo]
