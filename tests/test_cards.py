@@ -125,7 +125,7 @@ def test_invalid_card_error_is_a_value_error_and_a_cardtable_error() -> None:
 
 @pytest.mark.parametrize(
     ("text", "quoted"),
-    [(None, "null"), ([["AC"]], '[["AC"]]'), ("X" * 100, "'" + "X" * 58 + "…")],
+    [(None, "null"), ([["AC"]], '[["AC"]]'), ("X" * 100, "'" + "X" * 36 + "...")],
 )
 def test_a_card_that_is_not_one_is_quoted_as_json_and_cut_short(text: object, quoted: str) -> None:
     with pytest.raises(InvalidCardError) as caught:

@@ -24,13 +24,13 @@ from cardtable import (
     formats,
     load_game,
 )
+from cardtable.core.errors import excerpt
 from cardtable.formats import (
     SavedGame,
     Solution,
     deal_from_dict,
     deal_to_dict,
     deal_to_json,
-    excerpt,
     json_values,
     move_from_dict,
     move_to_dict,

@@ -26,6 +26,7 @@ from cardtable.core.errors import (
     InvalidMoveError,
     InvalidSaveError,
     InvalidSolutionError,
+    excerpt,
 )
 from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.notation import plural
@@ -35,14 +36,6 @@ from cardtable.core.validate import check_position
 from cardtable.games import find_game, load_game
 
 RESULTS = ("won", "unwinnable", "unknown")
-EXCERPT: Final = 40
-"""How much of a value a message quotes: enough to recognise it, never a whole deal."""
-
-
-def excerpt(value: Any, width: int = EXCERPT) -> str:
-    """``value`` as the JSON it was read from (``{"deal": true}``, not Python's ``{'deal': True}``), cut to ``width`` characters with ``...`` if longer."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
 def record_kind(obj: Any) -> str | None:

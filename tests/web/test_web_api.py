@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
@@ -10,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import Request
 from fastapi.testclient import TestClient
 
 from cardtable import deal, load_game
 from cardtable.core.notation import with_codes
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
-from cardtable.server import solving
+from cardtable.server import errors, solving
 from cardtable.server.app import create_app
 from cardtable.server.players import COOKIE
 from cardtable.solver import Limit, solve
@@ -201,7 +203,7 @@ def test_bad_new_games_are_refused_with_a_reason(client: TestClient, body: Any, 
         (
             b'{"game": "fan", "position": {"game": "fan", "piles": {"fan": [["' + b"X" * 60_000 + b'"]]}}}',
             "application/json",
-            "fan/0: not a card: '" + "X" * 58 + "… (expected rank A23456789TJQK then suit CDHS, like 'TD')",
+            "fan/0: not a card: '" + "X" * 36 + "... (expected rank A23456789TJQK then suit CDHS, like 'TD')",
         ),
     ],
 )
@@ -217,6 +219,7 @@ def test_query_values_are_told_in_words(client: TestClient) -> None:
     for times, detail in [
         ("x", "times: must be a whole number, not 'x'"),
         ("0", "times: must be at least 1"),
+        ("9" * 5000, "times: must be a whole number of at most 4300 digits"),
     ]:
         assert post(client, f"/api/plays/{play}/undo?times={times}", status=422)["detail"] == detail
 
@@ -608,7 +611,7 @@ def test_another_players_game_is_not_found(client: TestClient, other: TestClient
 def test_bad_play_ids_are_refused(client: TestClient) -> None:
     assert client.get("/api/plays/nope").status_code == 404
     too_long = client.get("/api/plays/" + "x" * 41)
-    assert (too_long.status_code, too_long.json()["detail"]) == (404, "no game '" + "x" * 41 + "'")
+    assert (too_long.status_code, too_long.json()["detail"]) == (404, "no game '" + "x" * 36 + "...")
     assert client.post("/api/plays/a.b/undo").json()["detail"] == "no game 'a.b'"
 
 
@@ -685,6 +688,22 @@ def test_a_database_locked_by_another_program_is_a_503_that_changes_nothing(
     assert move(client, play, move=legal)["moves"] == 1
 
 
+def test_a_database_that_cannot_be_written_is_a_500_that_says_why_not_try_again(store: Store) -> None:
+    """SQLite's own refusal, from a connection it opened read-only: waiting would not mend it."""
+    reader = sqlite3.connect(f"{Path(store.path).absolute().as_uri()}?mode=ro", uri=True)
+    try:
+        with pytest.raises(sqlite3.Error) as refused:
+            reader.execute("DELETE FROM plays")
+    finally:
+        reader.close()
+    answer = asyncio.run(errors._database(Request({"type": "http"}), refused.value))
+    assert answer.status_code == 500
+    assert json.loads(bytes(answer.body)) == {
+        "detail": "the game database cannot be used (attempt to write a readonly database):"
+        " the server's keeper must see to it"
+    }
+
+
 def test_a_damaged_database_is_a_500_that_says_so_not_try_again(tmp_path: Path) -> None:
     path = tmp_path / "damaged.sqlite"
     with (
@@ -754,6 +773,7 @@ def test_a_hint_fits_the_very_position_not_one_that_holds_the_cards_elsewhere(cl
         ({"game": "fan", "deal": True}, "deal: must be a whole number, not true"),
         ({"game": "fan", "deal": "7"}, "deal: must be a whole number, not '7'"),
         ({"game": "fan", "winnable": "yes"}, "winnable: must be true or false, not 'yes'"),
+        ({"game": 7}, "game: must be a string, not 7"),
     ],
 )
 def test_a_value_of_another_json_type_is_refused_not_read_as_something(

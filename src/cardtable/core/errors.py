@@ -1,7 +1,7 @@
 """The errors cardtable raises, all under one base class.
 
 Messages are lowercase, quote the offending input (with ``!r``, or
-:func:`quoted` where it may be long or not a string) and say where the problem
+:func:`quoted` where it may be long or not a string, :func:`excerpt` for JSON) and say where the problem
 is, so that the command line and the server can pass them on verbatim.
 """
 
@@ -10,15 +10,24 @@ from __future__ import annotations
 import json
 from typing import Final
 
-QUOTED_WIDTH: Final = 60
-"""Characters of the input a message quotes at most: enough to find it, never a whole deal."""
+EXCERPT: Final = 40
+"""How much of a value a message quotes: enough to recognise it, never a whole deal."""
 
 
-def quoted(value: object, width: int = QUOTED_WIDTH) -> str:
-    """Input as a message quotes it: a string in quotes, as typed; anything else as JSON writes it (``null``,
-    ``[["AC"]]``); cut to ``width`` characters with ``…``."""
-    text = repr(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= width else text[: width - 1] + "…"
+def excerpt(value: object, width: int = EXCERPT) -> str:
+    """``value`` as the JSON it was read from (``{"deal": true}``, not Python's ``{'deal': True}``), cut to
+    ``width`` characters with ``...`` if longer."""
+    return _cut(json.dumps(value, ensure_ascii=False, default=repr), width)
+
+
+def quoted(value: object, width: int = EXCERPT) -> str:
+    """Input as a message quotes it: a string in quotes, as typed (``'7x'``); anything else as its
+    :func:`excerpt` (``null``, ``[["AC"]]``)."""
+    return _cut(repr(value), width) if isinstance(value, str) else excerpt(value, width)
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else f"{text[: width - 3]}..."
 
 
 class CardtableError(Exception):
