@@ -21,7 +21,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from cardtable import Move, State, deal, load_game
+from cardtable import GAMES, Move, State, deal, load_game
 from cardtable.cli import info
 from cardtable.cli.main import COMMANDS, main
 from cardtable.core.cards import card_names, card_symbol
@@ -35,8 +35,8 @@ from cardtable.formats import (
     read_solution,
     replay,
 )
+from helpers import GAME_IDS
 
-GAME_IDS = ("alexander-the-great", "alexander-the-great-lucie", "acey-and-kingsley", "fan")
 LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
 
 
@@ -110,8 +110,8 @@ def test_games_lists_every_game_with_its_name_and_summary() -> None:
     result = run("games")
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert len(lines) == len(GAME_IDS)
-    for game, line in zip(GAME_IDS, lines):
+    assert len(lines) == len(GAMES)
+    for game, line in zip(GAMES, lines):
         spec = load_game(game)
         assert line.split()[0] == game
         assert spec.name in line and spec.summary in line

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable import deal, load_game
+from cardtable import GAMES, deal, load_game
 from cardtable.render.text import layout
 
 ROOT = Path(__file__).parent.parent
@@ -51,3 +51,9 @@ def test_the_readmes_two_commands_are_scripts_here() -> None:
     for command in commands:
         assert os.access(ROOT / command, os.X_OK), f"{command} is not executable"
     assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith("exec ./test.sh")
+
+
+def test_the_readmes_table_of_games_has_a_row_for_each_registered_game() -> None:
+    table = (ROOT / "README.md").read_text(encoding="utf-8").split("## The games", 1)[1].split("\n\n")[1]
+    rows = [line.split("|")[1].strip().strip("`") for line in table.splitlines()[2:]]
+    assert rows == list(GAMES), "the README's games are the registry's, in its order"

@@ -9,6 +9,20 @@ from cardtable.core.spec import Kind
 from helpers import ACEY, ALEXANDER, FAN, GAME_IDS, LUCIE
 
 
+def test_the_tests_know_every_registered_game() -> None:
+    """A game added to the registry fails here, by name, until the tests know it.
+
+    The oracle in ``tests/helpers.py`` is a second reading of each game's rules,
+    written by hand, and ``tests/make_data.py`` makes the golden deals and perft
+    lines from it; a game it does not know would slip past every test that
+    takes its games from ``GAME_IDS``.
+    """
+    unknown = [game for game in GAMES if game not in GAME_IDS]
+    assert not unknown, (
+        f"add {unknown} to GAME_IDS and the oracle in tests/helpers.py, then run tests/make_data.py"
+    )
+
+
 def test_the_fixed_ids() -> None:
     assert set(GAME_IDS) <= set(GAMES)
     for game in GAME_IDS:

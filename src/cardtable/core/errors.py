@@ -53,6 +53,10 @@ class UnknownGameError(CardtableError, ValueError):
     """A game id that is not registered, or options the game does not have."""
 
 
+class InvalidSpecError(CardtableError, ValueError):
+    """A game spec the engine cannot play: raised as the spec is built, so a new game's slip shows on import."""
+
+
 class InvalidDealError(CardtableError, ValueError):
     """A deal or position that is malformed, has the wrong deck, or cannot arise."""
 

@@ -16,12 +16,15 @@ Conventions every spec follows:
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.cards import ACE, KING, Card, Rank
+from cardtable.core.cards import ACE, KING, RANK_OF, Card, Rank, card_name
+from cardtable.core.errors import InvalidSpecError
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
@@ -53,6 +56,18 @@ class Build:
 NO_BUILD: Final = Build()
 ANY_RANK: Final = frozenset(range(ACE, KING + 1))
 
+GROUP_KINDS: Final = {
+    "foundation": Kind.FOUNDATION,
+    "fan": Kind.TABLEAU,
+    "reserve": Kind.RESERVE,
+    "tableau": Kind.TABLEAU,
+    "stock": Kind.STOCK,
+    "waste": Kind.WASTE,
+}
+"""The group names of formats.md, each with the one kind it can be: files, the notation and the browser go by these names."""
+
+_GAME_ID: Final = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
 
 @dataclass(frozen=True)
 class PileGroup:
@@ -66,6 +81,9 @@ class PileGroup:
     fill: frozenset[Rank] = frozenset()  # ranks an empty pile takes (foundations: see bases)
     bases: tuple[Rank, ...] = ()  # foundations only: the base rank of each pile
     interchangeable: bool = True  # may the solver treat its piles as a set?
+
+    def __post_init__(self) -> None:
+        _check_group(self)
 
     def builds_up(self, index: int) -> bool:
         """Whether foundation ``index`` builds up: from an ace up, from a king down, as its base says."""
@@ -97,6 +115,9 @@ class GameSpec:
     changing anything (cards passed between foundations) is lost. Without it, only a position with no
     legal move at all is."""
 
+    def __post_init__(self) -> None:
+        _check_game(self)
+
     def group(self, name: str) -> PileGroup:
         """The group with this formats.md name; KeyError if the game has none."""
         for group in self.groups:
@@ -117,3 +138,89 @@ class GameSpec:
     def deck_size(self) -> int:
         """How many cards the game is played with."""
         return 52 * self.decks
+
+
+def _check_group(group: PileGroup) -> None:
+    """Raise InvalidSpecError if the engine could not play ``group`` as written."""
+    where = f"pile group {group.name!r}"
+    kind = GROUP_KINDS.get(group.name)
+    if kind is None:
+        raise InvalidSpecError(f"{where}: not a group name of formats.md ({', '.join(GROUP_KINDS)})")
+    if group.kind is not kind:
+        raise InvalidSpecError(f"{where}: is of kind {kind.value}, not {group.kind.value}")
+    if not re.fullmatch("[a-z]", group.code):
+        raise InvalidSpecError(f"{where}: its code {group.code!r} must be one lower-case letter")
+    if group.count < 1 or (kind in (Kind.STOCK, Kind.WASTE) and group.count != 1):
+        one = "exactly 1" if kind in (Kind.STOCK, Kind.WASTE) else "at least 1"
+        raise InvalidSpecError(f"{where}: has {group.count} piles; it needs {one}")
+    if kind is Kind.FOUNDATION:
+        if len(group.bases) != group.count or not set(group.bases) <= {ACE, KING}:
+            raise InvalidSpecError(f"{where}: needs a base, ace or king, for each of its {group.count} piles")
+        if group.fill:
+            raise InvalidSpecError(f"{where}: a foundation's bases say what fills it, not fill")
+    elif group.bases:
+        raise InvalidSpecError(f"{where}: only foundations have bases")
+    if not group.fill <= ANY_RANK:
+        raise InvalidSpecError(
+            f"{where}: fill holds ranks from 1 to 13 only, not {sorted(group.fill - ANY_RANK)}"
+        )
+
+
+def _check_game(spec: GameSpec) -> None:
+    """Raise InvalidSpecError naming the first thing in ``spec`` that the engine could not play."""
+    where = f"game {spec.base_id!r}"
+    if not _GAME_ID.fullmatch(spec.base_id):
+        raise InvalidSpecError(f"{where}: an id is lower-case letters and digits in words joined by '-'")
+    if spec.decks < 1:
+        raise InvalidSpecError(f"{where}: is played with {spec.decks} decks")
+    for field, values in ("name", [g.name for g in spec.groups]), ("code", [g.code for g in spec.groups]):
+        twice = sorted({value for value in values if values.count(value) > 1})
+        if twice:
+            raise InvalidSpecError(f"{where}: two pile groups have the {field} {twice[0]!r}")
+    if not spec.has_group("foundation"):
+        raise InvalidSpecError(f"{where}: has no foundation group")
+    if spec.has_group("stock") != spec.has_group("waste"):
+        raise InvalidSpecError(f"{where}: a stock is dealt onto a waste: it needs both or neither")
+    _check_deal(spec, where)
+    if spec.refill_from_stock is not None and not (
+        spec.has_group("stock")
+        and spec.has_group(spec.refill_from_stock)
+        and spec.group(spec.refill_from_stock).kind is Kind.TABLEAU
+    ):
+        raise InvalidSpecError(
+            f"{where}: refill_from_stock {spec.refill_from_stock!r} is not a tableau group fed by a stock"
+        )
+    if spec.redeals < 0 or spec.redeal_fan_size < 1:
+        raise InvalidSpecError(f"{where}: {spec.redeals} redeals of fans of {spec.redeal_fan_size}")
+    if spec.redeals and spec.groups[-1].kind is not Kind.TABLEAU:
+        raise InvalidSpecError(
+            f"{where}: a redeal deals the last pile group again, so it must be fans or tableau"
+        )
+    fields = {field.name for field in dataclasses.fields(GameSpec)}
+    unknown = [option for option in spec.options if option not in fields]
+    if unknown:
+        raise InvalidSpecError(f"{where}: option {unknown[0]!r} is not a field of a game spec")
+
+
+def _check_deal(spec: GameSpec, where: str) -> None:
+    """Every card dealt once: the foundation starts on their bases, then the deal's piles, the whole deck."""
+    foundations = spec.group("foundation")
+    if len(spec.foundation_starts) > foundations.count:
+        raise InvalidSpecError(
+            f"{where}: {len(spec.foundation_starts)} foundation starts for {foundations.count} foundations"
+        )
+    for index, (card, base) in enumerate(zip(spec.foundation_starts, foundations.bases)):
+        if RANK_OF[card] != base:
+            raise InvalidSpecError(f"{where}: foundation {index} starts with {card_name(card)}, not its base")
+    for name, sizes in spec.deal_sizes:
+        if not spec.has_group(name) or spec.group(name).kind is Kind.FOUNDATION:
+            raise InvalidSpecError(
+                f"{where}: deals to {name!r}, which is not one of its piles off the foundations"
+            )
+        if len(sizes) != spec.group(name).count or min(sizes) < 0:
+            raise InvalidSpecError(
+                f"{where}: deals {len(sizes)} sizes to its {spec.group(name).count} {name} piles"
+            )
+    dealt = len(spec.foundation_starts) + sum(sum(sizes) for _, sizes in spec.deal_sizes)
+    if dealt != spec.deck_size:
+        raise InvalidSpecError(f"{where}: deals {dealt} cards, not the {spec.deck_size} of its decks")
