@@ -90,8 +90,11 @@ HALF_FANS = dataclasses.replace(FANS, count=9)
         (dict(foundation_starts=(make_card(KING, 0),)), "foundation 0 starts with KC, not its base"),
         (dict(foundation_starts=(make_card(ACE, 0),) * 5), "5 foundation starts for 4 foundations"),
         (dict(refill_from_stock="fan"), "refill_from_stock 'fan' is not a tableau group fed by a stock"),
-        (dict(redeals=-1), "game 'fan': -1 redeals of fans of 3"),
-        (dict(redeal_fan_size=0), "game 'fan': 0 redeals of fans of 0"),
+        (
+            dict(redeals=-1),
+            "game 'fan': redeals must be 0 or more and redeal_fan_size 1 or more, not -1 and 3",
+        ),
+        (dict(redeal_fan_size=0), "not 0 and 0"),
         (
             dict(groups=(FANS, FOUNDATIONS), redeals=1, deal_sizes=(("fan", (3,) * 17 + (1,)),)),
             "a redeal deals the last pile group again, so it must be fans or tableau",

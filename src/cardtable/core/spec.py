@@ -173,6 +173,13 @@ def _check_game(spec: GameSpec) -> None:
         raise InvalidSpecError(f"{where}: an id is lower-case letters and digits in words joined by '-'")
     if spec.decks < 1:
         raise InvalidSpecError(f"{where}: is played with {spec.decks} decks")
+    _check_groups(spec, where)
+    _check_deal(spec, where)
+    _check_play(spec, where)
+
+
+def _check_groups(spec: GameSpec, where: str) -> None:
+    """Each group once, one foundation group, and a stock only with a waste to deal onto."""
     for field, values in ("name", [g.name for g in spec.groups]), ("code", [g.code for g in spec.groups]):
         twice = sorted({value for value in values if values.count(value) > 1})
         if twice:
@@ -181,17 +188,20 @@ def _check_game(spec: GameSpec) -> None:
         raise InvalidSpecError(f"{where}: has no foundation group")
     if spec.has_group("stock") != spec.has_group("waste"):
         raise InvalidSpecError(f"{where}: a stock is dealt onto a waste: it needs both or neither")
-    _check_deal(spec, where)
-    if spec.refill_from_stock is not None and not (
-        spec.has_group("stock")
-        and spec.has_group(spec.refill_from_stock)
-        and spec.group(spec.refill_from_stock).kind is Kind.TABLEAU
+
+
+def _check_play(spec: GameSpec, where: str) -> None:
+    """The refill, the redeals and the options name things the engine has."""
+    refill = spec.refill_from_stock
+    if refill is not None and not (
+        spec.has_group("stock") and spec.has_group(refill) and spec.group(refill).kind is Kind.TABLEAU
     ):
-        raise InvalidSpecError(
-            f"{where}: refill_from_stock {spec.refill_from_stock!r} is not a tableau group fed by a stock"
-        )
+        raise InvalidSpecError(f"{where}: refill_from_stock {refill!r} is not a tableau group fed by a stock")
     if spec.redeals < 0 or spec.redeal_fan_size < 1:
-        raise InvalidSpecError(f"{where}: {spec.redeals} redeals of fans of {spec.redeal_fan_size}")
+        raise InvalidSpecError(
+            f"{where}: redeals must be 0 or more and redeal_fan_size 1 or more,"
+            f" not {spec.redeals} and {spec.redeal_fan_size}"
+        )
     if spec.redeals and spec.groups[-1].kind is not Kind.TABLEAU:
         raise InvalidSpecError(
             f"{where}: a redeal deals the last pile group again, so it must be fans or tableau"
