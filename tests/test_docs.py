@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardtable import GAMES, deal, load_game
+from cardtable import GAMES, GameSpec, deal, load_game
 from cardtable.render.text import layout
+from cardtable.solver import Limit, solve
 
 ROOT = Path(__file__).parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -57,3 +58,18 @@ def test_the_readmes_table_of_games_has_a_row_for_each_registered_game() -> None
     table = (ROOT / "README.md").read_text(encoding="utf-8").split("## The games", 1)[1].split("\n\n")[1]
     rows = [line.split("|")[1].strip().strip("`") for line in table.splitlines()[2:]]
     assert rows == list(GAMES), "the README's games are the registry's, in its order"
+
+
+def test_the_worked_example_of_adding_a_game_builds_deals_and_solves() -> None:
+    text = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    code = text.split("## A worked example", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    names: dict[str, object] = {}
+    exec(code, names)  # the page's own code, as a reader would paste it
+    spec = names["CLOVER_LEAF"]
+    assert isinstance(spec, GameSpec) and spec.id == "clover-leaf" and spec.id not in GAMES
+    result = solve(deal(spec, 1), Limit(states=100_000))
+    assert result.status == "won"
+    state = deal(spec, 1)
+    for move in result.moves:
+        state.push_checked(move)
+    assert state.is_won()
