@@ -7,6 +7,7 @@ Ctrl-C) does not show through a pipe.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+import cardtable.cli.play as play_module
 from cardtable import deal, load_game
 from cardtable.cli.main import main
 from cardtable.cli.play import PROMPT, Session
@@ -318,3 +320,45 @@ def test_save_expands_the_home_directory(tmp_path: Path, monkeypatch: pytest.Mon
     game.play("t10 f0")
     assert game.save("~/ak.json").startswith(f"saved after 1 move to {tmp_path / 'ak.json'};")
     assert (tmp_path / "ak.json").exists()
+
+
+def _deals_drawn(monkeypatch: pytest.MonkeyPatch, *numbers: int) -> None:
+    """The random deals ``play --winnable`` draws, in order: these, the last one again and again."""
+    drawn = iter(numbers)
+    monkeypatch.setattr(play_module, "_random_deal", lambda: next(drawn, numbers[-1]))
+
+
+def test_winnable_plays_the_first_deal_drawn_that_the_solver_proves_winnable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _deals_drawn(monkeypatch, 6, 9, 3)  # Fan's deals 6 and 9 are lost, deal 3 is won
+    result = play("fan", "--winnable", "--no-stats", lines=["hint", "quit"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == [
+        "Looking for a deal of fan that the solver proves winnable...",
+        "Deal 3 can be won: the solver found a line (3 deals tried).",
+        "fan deal 3: play it again with cardtable play fan 3. Type help for the moves.",
+    ]
+    assert "the game can still be won in 65 moves" in result.output  # the line found, remembered
+    assert LIVE_LINE not in result.output
+
+
+def test_winnable_says_so_when_no_deal_drawn_is_proved_winnable(monkeypatch: pytest.MonkeyPatch) -> None:
+    _deals_drawn(monkeypatch, 6)
+    result = play("fan", "--winnable", "--no-stats", lines=["quit"])
+    assert result.exit_code == 0, result.output
+    assert (
+        "None of the 12 deals tried was proved winnable within 1.5 s each; here is deal 6:"
+        " the solver proved it lost, as every one tried." in " ".join(result.output.split())
+    )
+    assert "fan deal 6: play it again with cardtable play fan 6." in result.output
+
+
+@pytest.mark.parametrize("args", [["fan", "3"], ["saved.json"]])
+def test_winnable_takes_no_deal_number_and_no_file(args: list[str], tmp_path: Path) -> None:
+    (tmp_path / "saved.json").write_text("{}")
+    with contextlib.chdir(tmp_path):
+        result = play(*args, "--winnable", lines=[])
+    assert result.exit_code == 2
+    assert "--winnable picks a random deal: give GAME alone, not a deal number or a file" in result.output

@@ -30,7 +30,7 @@ from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_
 from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
 from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
@@ -44,10 +44,10 @@ from cardtable.formats import (
     record_kind,
     saved_game_from_dict,
 )
-from cardtable.games import find_game
+from cardtable.games import find_game, load_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
 from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
-from cardtable.solver import Limit, SolveResult
+from cardtable.solver import Limit, SolveResult, solve
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.solver.rewind import WayBack, single_steps, way_back
@@ -55,6 +55,9 @@ from cardtable.store.records import PlayRecord, Status, play_time
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
+WINNABLE_TRIES: Final = 12
+WINNABLE_SECONDS: Final = 1.5
+"""``play --winnable``: deals drawn at most, and the solver's time for each, as the browser's winnable-only games have them."""
 """How long a hint may think, and then how long it may look back when the position is lost."""
 
 
@@ -671,7 +674,12 @@ def _say(out: Console, message: str) -> None:
 @click.argument("number", required=False, metavar="[N]")
 @db_option("the statistics (shared with cardtable serve)")
 @click.option("--no-stats", is_flag=True, help="Keep this game out of the statistics.")
-def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None:
+@click.option(
+    "--winnable",
+    is_flag=True,
+    help=f"A random deal the solver proves winnable ({WINNABLE_TRIES} tried at most, {WINNABLE_SECONDS:g} s each).",
+)
+def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnable: bool) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
 
     Or play on from FILE: a game saved with the 'save' command (undo and redo
@@ -685,16 +693,22 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
     A game won, lost, or left unsaved with moves played or taken back counts in
     the statistics ('cardtable stats'), unless --no-stats.
     """
+    out = console()
+    if winnable and (number is not None or _names_a_file(game)):
+        raise click.UsageError("--winnable picks a random deal: give GAME alone, not a deal number or a file")
     if number is None and _names_a_file(game):
         session = _session_from_file(game)
     elif number is None:
         try:
-            session = Session(numbered_deal(game, str(MIN_DEAL + secrets.randbelow(MAX_DEAL))))
+            session = (
+                _winnable_session(game, out)
+                if winnable
+                else Session(numbered_deal(game, str(_random_deal())))
+            )
         except UnknownGameError as error:  # a mistyped save's name reads as a game id
             raise UnknownGameError(f"{error}, and there is no file {game!r} to play on from") from None
     else:
         session = Session(numbered_deal(game, number))
-    out = console()
     if no_stats:
         session.no_stats_reason = "statistics are off in this game (--no-stats)"
     else:
@@ -711,6 +725,46 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool) -> None
     finally:
         if session.scorebook is not None:
             session.scorebook.close()
+
+
+def _random_deal() -> int:
+    return MIN_DEAL + secrets.randbelow(MAX_DEAL)
+
+
+def _winnable_session(game: str, out: Console) -> Session:
+    """A session of a random deal the solver proves winnable, its line remembered for the first hint.
+
+    Each deal drawn gets WINNABLE_SECONDS. If none of WINNABLE_TRIES deals is
+    proved winnable, the last one the solver could not decide is played (the
+    last of all if every one was proved lost), and the player is told which it
+    is. A Ctrl-C ends the command, as it would at any time before the game starts.
+    """
+    spec = load_game(game)
+    _say(out, f"Looking for a deal of {spec.id} that the solver proves winnable...")
+    undecided: State | None = None
+    for tried in range(1, WINNABLE_TRIES + 1):
+        state = deal(spec, _random_deal())
+        result = solve(state, Limit(seconds=WINNABLE_SECONDS))
+        if result.status == "won":
+            session = Session(state)
+            session.known.remember(state, result.status, result.moves)
+            _say(
+                out,
+                f"Deal {state.deal_number} can be won: the solver found a line ({plural(tried, 'deal')} tried).",
+            )
+            return session
+        if result.status == "unknown":
+            undecided = state
+    verdict = (
+        "the solver could not tell in time" if undecided else "the solver proved it lost, as every one tried"
+    )
+    played = undecided or state
+    _say(
+        out,
+        f"None of the {WINNABLE_TRIES} deals tried was proved winnable within {WINNABLE_SECONDS:g} s each;"
+        f" here is deal {played.deal_number}: {verdict}.",
+    )
+    return Session(played)
 
 
 def _names_a_file(argument: str) -> bool:
