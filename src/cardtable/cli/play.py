@@ -55,10 +55,10 @@ from cardtable.store.records import PlayRecord, Status, play_time
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
+"""How long a hint may think, and then how long it may look back when the position is lost."""
 WINNABLE_TRIES: Final = 12
 WINNABLE_SECONDS: Final = 1.5
 """``play --winnable``: deals drawn at most, and the solver's time for each, as the browser's winnable-only games have them."""
-"""How long a hint may think, and then how long it may look back when the position is lost."""
 
 
 class SaveFailedError(CardtableError, OSError):
@@ -755,14 +755,13 @@ def _winnable_session(game: str, out: Console) -> Session:
             return session
         if result.status == "unknown":
             undecided = state
-    verdict = (
-        "the solver could not tell in time" if undecided else "the solver proved it lost, as every one tried"
-    )
-    played = undecided or state
+    if undecided is not None:
+        played, what = undecided, f"here is deal {undecided.deal_number}, which it could not decide in time"
+    else:
+        played, what = state, f"every one was proved lost; here is the last, deal {state.deal_number}"
     _say(
         out,
-        f"None of the {WINNABLE_TRIES} deals tried was proved winnable within {WINNABLE_SECONDS:g} s each;"
-        f" here is deal {played.deal_number}: {verdict}.",
+        f"None of the {WINNABLE_TRIES} deals tried was proved winnable within {WINNABLE_SECONDS:g} s each: {what}.",
     )
     return Session(played)
 
