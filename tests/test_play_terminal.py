@@ -344,15 +344,24 @@ def test_winnable_plays_the_first_deal_drawn_that_the_solver_proves_winnable(
     assert LIVE_LINE not in result.output
 
 
-def test_winnable_says_so_when_no_deal_drawn_is_proved_winnable(monkeypatch: pytest.MonkeyPatch) -> None:
-    _deals_drawn(monkeypatch, 6)
-    result = play("fan", "--winnable", "--no-stats", lines=["quit"])
+@pytest.mark.parametrize(
+    ("game", "number", "seconds", "told"),
+    [
+        ("fan", 6, 1.5, "1.5 s each: every one was proved lost; here is the last, deal 6."),
+        # Acey and Kingsley's deal 13 is undecided after a minute, so surely after 0.05 s.
+        ("acey-and-kingsley", 13, 0.05, "0.05 s each: here is deal 13, which it could not decide in time."),
+    ],
+)
+def test_winnable_says_which_deal_it_plays_when_none_drawn_is_proved_winnable(
+    monkeypatch: pytest.MonkeyPatch, game: str, number: int, seconds: float, told: str
+) -> None:
+    monkeypatch.setattr(play_module, "WINNABLE_TRIES", 3)
+    monkeypatch.setattr(play_module, "WINNABLE_SECONDS", seconds)
+    _deals_drawn(monkeypatch, number)
+    result = play(game, "--winnable", "--no-stats", lines=["quit"])
     assert result.exit_code == 0, result.output
-    assert (
-        "None of the 12 deals tried was proved winnable within 1.5 s each:"
-        " every one was proved lost; here is the last, deal 6." in " ".join(result.output.split())
-    )
-    assert "fan deal 6: play it again with cardtable play fan 6." in result.output
+    assert f"None of the 3 deals tried was proved winnable within {told}" in " ".join(result.output.split())
+    assert f"{game} deal {number}: play it again with cardtable play {game} {number}." in result.output
 
 
 @pytest.mark.parametrize("args", [["fan", "3"], ["saved.json"]])
@@ -362,17 +371,3 @@ def test_winnable_takes_no_deal_number_and_no_file(args: list[str], tmp_path: Pa
         result = play(*args, "--winnable", lines=[])
     assert result.exit_code == 2
     assert "--winnable picks a random deal: give GAME alone, not a deal number or a file" in result.output
-
-
-def test_winnable_says_so_when_no_deal_drawn_is_decided(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Acey and Kingsley's deal 13 is undecided after a minute, so surely after 0.05 s.
-    monkeypatch.setattr(play_module, "WINNABLE_TRIES", 3)
-    monkeypatch.setattr(play_module, "WINNABLE_SECONDS", 0.05)
-    _deals_drawn(monkeypatch, 13)
-    result = play("acey-and-kingsley", "--winnable", "--no-stats", lines=["quit"])
-    assert result.exit_code == 0, result.output
-    assert (
-        "None of the 3 deals tried was proved winnable within 0.05 s each:"
-        " here is deal 13, which it could not decide in time." in " ".join(result.output.split())
-    )
-    assert "acey-and-kingsley deal 13: play it again" in result.output
