@@ -120,7 +120,7 @@ def test_an_emptied_ace_pile_takes_only_an_ace() -> None:
     assert not legal(state, "tableau/0 foundation/0 2C")
     assert (
         state.why_illegal(Move.from_text("tableau/0 foundation/0 2C"))
-        == "2♣ may not fill the empty foundation/0"
+        == "2♣ may not fill the empty foundation/0: it takes only an ace"
     )
 
 

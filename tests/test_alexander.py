@@ -69,7 +69,9 @@ def test_an_empty_fan_takes_nothing_but_an_ace_or_a_king(fans: list[str], card: 
     source = next(i for i, f in enumerate(fans) if f.split()[-1] == card)
     move = Move.from_text(f"fan/{source} fan/11 {card}")
     assert not state.is_legal(move)
-    assert (state.why_illegal(move) or "").endswith("may not fill the empty fan/11")
+    assert (state.why_illegal(move) or "").endswith(
+        "may not fill the empty fan/11: it takes only an ace or a king"
+    )
 
 
 def test_red_foundations_build_up_in_suit() -> None:

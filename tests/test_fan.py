@@ -44,7 +44,7 @@ def test_an_empty_fan_takes_nothing_else(source: int, card: str) -> None:
     state = position("KC", "QC", "KD", "QD", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS")
     move = Move.from_text(f"fan/{source} fan/17 {card}")
     assert not state.is_legal(move)
-    assert (state.why_illegal(move) or "").endswith("may not fill the empty fan/17")
+    assert (state.why_illegal(move) or "").endswith("may not fill the empty fan/17: it takes only a king")
 
 
 def test_fans_build_down_in_suit_only() -> None:

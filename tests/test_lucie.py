@@ -84,7 +84,7 @@ def test_an_empty_fan_takes_nothing_not_even_a_king(card: str) -> None:
         assert not state.is_legal(move)
         assert (
             state.why_illegal(move)
-            == f"{card[0]}{'♣' if card[1] == 'C' else '♦'} may not fill the empty fan/{empty}"
+            == f"{card[0]}{'♣' if card[1] == 'C' else '♦'} may not fill the empty fan/{empty}: it takes no card"
         )
 
 
@@ -112,7 +112,8 @@ def test_an_empty_foundation_takes_nothing_but_an_ace() -> None:
     state = position(*ALL_CLUBS_DIAMONDS)
     assert not legal(state, "fan/2 foundation/0 2C")
     assert (
-        state.why_illegal(Move.from_text("fan/2 foundation/1 2C")) == "2♣ may not fill the empty foundation/1"
+        state.why_illegal(Move.from_text("fan/2 foundation/1 2C"))
+        == "2♣ may not fill the empty foundation/1: it takes only an ace"
     )
 
 

@@ -259,7 +259,7 @@ def test_bad_text(text: str, message: str) -> None:
     ("text", "message"),
     [
         ("t0 t3", "illegal move: 't0 t3': Q♥ does not go on 2♣ (fan/3)"),
-        ("t0 t5", "illegal move: 't0 t5': Q♥ may not fill the empty fan/5"),
+        ("t0 t5", "illegal move: 't0 t5': Q♥ may not fill the empty fan/5: it takes only an ace or a king"),
         ("t5 t0", "illegal move: 't5 t0': t5 is empty"),
         ("f0 t5", "illegal move: 'f0 t5': cards never leave foundation piles"),
         ("t0 t0", "illegal move: 't0 t0': a card cannot move onto its own pile"),

@@ -63,7 +63,10 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
     before = state.copy()
     with pytest.raises(IllegalMoveError) as caught:
         state.push_checked(card_move("fan/0", "fan/3", "JH"))
-    assert str(caught.value) == "illegal move: 'fan/0 fan/3 JH': J♥ may not fill the empty fan/3"
+    assert (
+        str(caught.value)
+        == "illegal move: 'fan/0 fan/3 JH': J♥ may not fill the empty fan/3: it takes only an ace or a king"
+    )
     assert state == before and state.move_stack == []
     state.push_checked(card_move("fan/0", "foundation/0", "JH"))
     assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
@@ -79,7 +82,10 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
         (card_move("fan/0", "fan/1", "QH"), "the top of fan/0 is J♥, not Q♥"),
         (card_move("fan/0", "fan/0", "JH"), "a card cannot move onto its own pile"),
         (card_move("foundation/0", "fan/3", "TH"), "cards never leave foundation piles"),
-        (card_move("fan/0", "fan/4", "JH"), "J♥ may not fill the empty fan/4"),
+        (
+            card_move("fan/0", "fan/4", "JH"),
+            "J♥ may not fill the empty fan/4: it takes only an ace or a king",
+        ),
         (card_move("fan/0", "fan/2", "JH"), "J♥ does not go on K♥ (fan/2)"),
         (card_move("fan/2", "foundation/1", "KH"), "K♥ does not go on K♦ (foundation/1)"),
         (Move.deal(), "this game has no stock"),

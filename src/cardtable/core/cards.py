@@ -24,6 +24,8 @@ SUITS: Final = (CLUBS, DIAMONDS, HEARTS, SPADES)
 RANKS: Final = tuple(range(ACE, KING + 1))
 
 RANK_CHARS: Final = "A23456789TJQK"
+RANK_WORDS: Final = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+"""Ranks in words, ace first, for messages: "it takes only an ace or a king"."""
 SUIT_CHARS: Final = "CDHS"
 SUIT_SYMBOLS: Final = "♣♦♥♠"
 RED_SUITS: Final = frozenset({DIAMONDS, HEARTS})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from cardtable.core.cards import Card, card_symbol
+from cardtable.core.cards import DECK, RANK_OF, RANK_WORDS, Card, card_symbol
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.layout import Plan, plan_for
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
@@ -226,7 +226,9 @@ class State:
         if target not in self.plan.targets:
             return f"nothing may be placed on {pid.group} piles"
         if not onto:
-            return f"{card_symbol(card)} may not fill the empty {pid}"
+            return (
+                f"{card_symbol(card)} may not fill the empty {pid}: {_what_fills(self.plan.on_empty[target])}"
+            )
         return f"{card_symbol(card)} does not go on {card_symbol(onto[-1])} ({pid})"
 
     # -- making and taking back moves -----------------------------------------
@@ -411,3 +413,12 @@ def _other_fans(given: Fans, dealt: Fans) -> str:
         f"this deal's redeal makes fan/{index} {' '.join(map(card_symbol, dealt[index]))},"
         f" not {' '.join(map(card_symbol, given[index]))}"
     )
+
+
+def _what_fills(on_empty: bytes) -> str:
+    """What an empty pile takes, from its table: 'it takes no card', 'it takes only an ace or a king'."""
+    ranks = sorted({RANK_OF[card] for card in DECK if on_empty[card]})
+    if not ranks:
+        return "it takes no card"
+    words = [("an " if RANK_WORDS[r - 1][0] in "a8" else "a ") + RANK_WORDS[r - 1] for r in ranks]
+    return "it takes only " + " or ".join(words)
