@@ -48,3 +48,32 @@ ACEY_WINNING_LINE: Final = (
     {"from": "tableau/1", "to": "foundation/5", "card": "AD"},
     {"from": "tableau/2", "to": "foundation/6", "card": "AH"},
 )
+
+
+def acey_stuck_after_the_last_deal() -> dict[str, Any]:
+    """Acey and Kingsley one deal from stuck: then every loose card is a 7, which no foundation takes (they
+    take 5, 6 and 8) and no two foundations meet, so only passes between foundations are left."""
+    return {
+        "game": "acey-and-kingsley",
+        "piles": {
+            "foundation": [
+                ["AC", "2D", "3H", "4S", "5C"],
+                ["AD", "2H", "3S", "4C"],
+                ["AH", "2S", "3C", "4D", "5H"],
+                ["AS", "2C", "3D", "4H", "5S"],
+                ["KC", "QS", "JH", "TD", "9C"],
+                ["KD", "QC", "JS", "TH", "9D"],
+                ["KH", "QD", "JC", "TS", "9H"],
+                ["KS", "QH", "JD", "TC", "9S"],
+            ],
+            "reserve": [
+                ["AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "7D"],
+                ["4C", "4D", "4H", "4S", "5C", "5D", "5D", "5H", "5S", "6C", "6C", "6D", "7H"],
+            ],
+            "tableau": [["7C"], ["7D"], ["7H"], ["7S"]],
+            "stock": [["7C"]],
+            "waste": [
+                ["6D", "6H", "6H", "6S", "6S", *[rank + suit for rank in "889TJQK" for suit in "CDHS"], "7S"]
+            ],
+        },
+    }

@@ -35,7 +35,7 @@ from web.browsing import (
     until,
 )
 from web.conftest import LiveServer
-from web.positions import ACEY_WINNING_LINE, acey_nearly_won
+from web.positions import ACEY_WINNING_LINE, acey_nearly_won, acey_stuck_after_the_last_deal
 
 ALEXANDER: Final = "alexander-the-great"
 LUCIE: Final = "alexander-the-great-lucie"
@@ -366,6 +366,23 @@ def test_arrow_keys_on_the_game_menu_switch_only_on_enter(page: Page) -> None:
     page.locator("body").click(position={"x": 5, "y": 5})  # the menu loses the focus
     page.wait_for_timeout(300)
     assert page.locator("#table").get_attribute("data-game") == chosen
+
+
+def test_acey_stuck_with_only_passes_between_foundations_says_so(page: Page) -> None:
+    page.goto(f"/?game={ACEY}&deal=1")
+    table_at(page, moves=0, game=ACEY, deal=1)
+    answer = page.request.post(
+        "/api/plays", data={"game": ACEY, "position": acey_stuck_after_the_last_deal()}
+    )
+    assert answer.status == 201
+    page.reload()
+    table_at(page, moves=0, game=ACEY)
+    play(page, {"deal": "stock"})
+    expect(page.locator("#result-title")).to_have_text("Stuck")
+    expect(page.locator("#result-text")).to_contain_text(
+        "Passing cards between foundations can never free another card. Undo to try another way"
+    )
+    expect(page.locator("#facts")).to_contain_text("stuck: only passes between foundations are left")
 
 
 def test_a_deal_with_no_move_is_lost_at_once(page: Page) -> None:

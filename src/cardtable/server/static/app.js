@@ -60,6 +60,14 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/** How a lost game ended: no move at all, or (Acey and Kingsley) only passes between foundations
+ *  that can never free a card, which the rules count as lost though the moves are still legal. */
+function lostWords(view) {
+  return view.legal.length
+    ? { title: "Stuck", fact: "stuck: only passes between foundations are left" }
+    : { title: "No moves left", fact: "no moves left" };
+}
+
 function showFacts() {
   const v = page.view;
   if (!v) return;
@@ -68,7 +76,7 @@ function showFacts() {
   if (stock) facts.push(`stock ${stock.count}`);
   if (v.assisted) facts.push("solver helped");
   if (v.status === "won") facts.push("won");
-  else if (v.status === "lost") facts.push("no moves left");
+  else if (v.status === "lost") facts.push(lostWords(v).fact);
   else if (v.can_redeal && v.legal.every((m) => m.kind === "redeal")) facts.push("no card can move: redeal");
   $("facts").textContent = facts.join(" · ");
 }
@@ -79,7 +87,7 @@ setInterval(showFacts, 1000);
 function say(view, motion) {
   const moves = (view.last || []).map((m) => (m.kind === "card" ? `${cardText(m.card)} ${m.text}` : m.text));
   const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
-  const end = view.status === "won" ? "You won!" : view.status === "lost" ? "No moves left." : "";
+  const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
   $("said").textContent = [done, end].filter(Boolean).join(". ");
 }
 
@@ -128,10 +136,11 @@ function show(view, motion) {
 function finished(view) {
   stopShow();
   const won = view.status === "won";
-  $("result-title").textContent = won ? "You won!" : "No moves left";
+  $("result-title").textContent = won ? "You won!" : lostWords(view).title;
   const deal = view.deal === null ? "Own position" : `Deal ${view.deal}`;
+  const stuck = !won && view.legal.length ? " Passing cards between foundations can never free another card." : "";
   $("result-text").textContent = `${deal} of ${view.name}: ${plural(view.moves, "move")} in ${clock(view.seconds)}${
-    won ? (view.assisted ? ", with the solver's help." : ".") : ". Undo to try another way, or deal again."
+    won ? (view.assisted ? ", with the solver's help." : ".") : `.${stuck} Undo to try another way, or deal again.`
   }`;
   $("result-undo").hidden = won;
   $("result-why").hidden = won || view.moves === 0;
