@@ -255,6 +255,22 @@ def test_double_click_sends_a_card_home_and_autoplay_follows(page: Page) -> None
     table_at(page, moves=0)
 
 
+def test_autoplay_now_says_why_when_nothing_goes_home(page: Page) -> None:
+    open_deal(page, ACEY, 5)
+    page.keyboard.press("a")
+    expect(page.locator("#toast")).to_contain_text("autoplay sends home only cards proved safe to send")
+    table_at(page, moves=0)
+    open_deal(page, ALEXANDER, 10)
+    page.uncheck("#autoplay")
+    click_pile(page, "fan/5")
+    click_pile(page, "fan/5")
+    table_at(page, moves=1)
+    page.keyboard.press("a")  # the cards it freed go home, then nothing is left to send
+    page.wait_for_selector('#table:not([data-moves="1"])')
+    page.keyboard.press("a")
+    expect(page.locator("#toast")).to_have_text("autoplay: no card can go home now")
+
+
 def test_touch_taps_play_too(browser: Browser, live_server: LiveServer) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server.url

@@ -200,6 +200,19 @@ async function sendMove(body, started) {
   }
 }
 
+/** "Autoplay now" (the A key, or ticking the box): say so when nothing can go, rather than nothing at all. */
+async function autoplayNow() {
+  if (!page.view || page.view.status !== "playing") return;
+  if (!page.view.autoplay_safe) {
+    toast("autoplay sends home only cards proved safe to send; in this position none can be");
+    return;
+  }
+  await act("autoplay", "forward");
+  if (page.view && page.view.status === "playing" && !(page.view.last || []).length) {
+    toast("autoplay: no card can go home now");
+  }
+}
+
 function act(path, motion, query = {}) {
   return inTurn(() => sendAction(path, motion, query));
 }
@@ -408,7 +421,7 @@ function wire() {
   $("autoplay").checked = stored("autoplay", "true") === "true";
   $("autoplay").onchange = (e) => {
     store("autoplay", e.target.checked);
-    if (e.target.checked && page.view && page.view.status === "playing") act("autoplay", "forward");
+    if (e.target.checked) autoplayNow();
   };
   $("command-form").onsubmit = async (e) => {
     e.preventDefault();
@@ -521,7 +534,7 @@ const KEYS = {
   w: verdict,
   s: showMe,
   n: () => newGame(),
-  a: () => act("autoplay", "forward"),
+  a: autoplayNow,
   d: () => playMove({ move: { deal: "stock" } }),
   "?": showRules,
 };
