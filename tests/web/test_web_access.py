@@ -37,10 +37,14 @@ def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
     page.fill("#command", "t5 f2")
     page.press("#command", "Enter")
     table_at(page, moves=1)
-    expect(said).to_have_text("played: Q♣ t5 f2")
+    expect(said).to_have_text("played: Q♣: t5 f2")
     page.click("#undo")
     table_at(page, moves=0)
-    expect(said).to_have_text("taken back: Q♣ t5 f2")
+    expect(said).to_have_text("taken back: Q♣: t5 f2")
+    open_deal(page, ACEY, 5)
+    page.keyboard.press("d")
+    table_at(page, moves=1)
+    expect(said).to_have_text("played: a deal from the stock")
 
 
 def test_piles_and_dialogs_have_names(page: Page) -> None:

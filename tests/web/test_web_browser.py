@@ -271,6 +271,20 @@ def test_autoplay_now_says_why_when_nothing_goes_home(page: Page) -> None:
     expect(page.locator("#toast")).to_have_text("autoplay: no card can go home now")
 
 
+def test_a_double_click_that_cannot_send_a_card_says_why_in_a_mouse_players_words(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    click_pile(page, "fan/0")  # no move at all from fan/0 in deal 10
+    click_pile(page, "fan/0")
+    expect(page.locator("#toast")).to_have_text(re.compile(r"^\S+ cannot go anywhere now$"))
+    open_deal(page, ACEY, 5)
+    page.uncheck("#autoplay")
+    play(page, {"from": "tableau/1", "to": "foundation/4", "card": "QH"})
+    click_pile(page, "foundation/4")
+    click_pile(page, "foundation/4")
+    expect(page.locator("#toast")).to_have_text("Q♥ is already home; drag it to move it off")
+    table_at(page, moves=1)
+
+
 def test_touch_taps_play_too(browser: Browser, live_server: LiveServer) -> None:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server.url

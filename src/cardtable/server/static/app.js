@@ -26,7 +26,7 @@ window.cardtable = page;
 
 const table = new Table($("table"), {
   drop: (from, to, card, started) => playMove({ move: { from, to, card } }, started),
-  smart: (from, started) => playMove({ text: page.view.piles.find((p) => p.id === from).code }, started),
+  smart: sendHome,
   deal: (started) => playMove({ move: { deal: "stock" } }, started),
   select: () => table.clearMarks("hint", "hint-target"),
 });
@@ -82,10 +82,16 @@ function showFacts() {
 }
 setInterval(showFacts, 1000);
 
+/** A move in words: "7♣: t3 f1", "a deal from the stock", "the redeal". */
+function moveWords(move) {
+  if (move.kind === "card") return `${cardText(move.card)}: ${move.text}`;
+  return move.kind === "deal" ? "a deal from the stock" : "the redeal";
+}
+
 /** Say what the latest action did, for a screen reader: the clock beside the moves changes every
  *  second, so the status line is not a live region, and this quiet one speaks instead. */
 function say(view, motion) {
-  const moves = (view.last || []).map((m) => (m.kind === "card" ? `${cardText(m.card)} ${m.text}` : m.text));
+  const moves = (view.last || []).map(moveWords);
   const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
   const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
   $("said").textContent = [done, end].filter(Boolean).join(". ");
@@ -178,12 +184,23 @@ function inTurn(change) {
   return turn;
 }
 
-/** Post a move; true if the server made it. ``started`` times click-to-redraw. */
-function playMove(body, started) {
-  return inTurn(() => sendMove(body, started));
+/** Post a move; true if the server made it. ``started`` times click-to-redraw. A ``clicked`` move
+ *  was not typed: a refusal then drops the typed text it quotes ("illegal move: 't0': ..."). */
+function playMove(body, started, clicked = false) {
+  return inTurn(() => sendMove(body, started, clicked));
 }
 
-async function sendMove(body, started) {
+/** A double-click: the card goes home, or to its one place. One already home is told so, with how
+ *  to move it off where it can be, not to type both piles' codes as the typed form is told. */
+function sendHome(from, started) {
+  const pile = page.view.piles.find((p) => p.id === from);
+  if (pile.group !== "foundation") return playMove({ text: pile.code }, started, true);
+  const movable = page.view.legal.some((m) => m.from === from);
+  toast(`${cardText(pile.cards[pile.cards.length - 1])} is already home${movable ? "; drag it to move it off" : ""}`);
+  return Promise.resolve(false);
+}
+
+async function sendMove(body, started, clicked = false) {
   if (!page.view) return false;
   stopShow();
   try {
@@ -195,6 +212,7 @@ async function sendMove(body, started) {
     }
     return true;
   } catch (error) {
+    if (clicked && error instanceof ApiError) error.message = error.message.replace(/^illegal move: '[^']*': /, "");
     refuse(error);
     return false;
   }
@@ -312,7 +330,7 @@ async function hint() {
   }
   table.hint(move);
   $("redeal").classList.toggle("hint", move.kind === "redeal");
-  const what = move.kind === "card" ? `${cardText(move.card)}: ${move.text}` : move.text;
+  const what = moveWords(move);
   if (answer.moves[0]) toast(`Hint: ${what}`, 6);
   else toast(`Best guess: ${what}. No win or loss proved within the solver's time: it may not win.`, 8);
 }
