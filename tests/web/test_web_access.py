@@ -6,6 +6,7 @@ clock; piles and dialogs have names; the move box opens on a narrow screen.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from playwright.sync_api import Browser, Page, expect
@@ -45,6 +46,12 @@ def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
     page.keyboard.press("d")
     table_at(page, moves=1)
     expect(said).to_have_text("played: a deal from the stock")
+    page.fill("#command", "t1 f4")  # Q♥ home, and the stock fills the pile it leaves
+    page.press("#command", "Enter")
+    table_at(page, moves=2)
+    refill = re.compile(r"^the stock fills t1 with \S+$")
+    expect(page.locator("#toast")).to_have_text(refill)
+    expect(said).to_have_text(re.compile(r"^played: Q♥: t1 f4\. the stock fills t1 with \S+$"))
 
 
 def test_piles_and_dialogs_have_names(page: Page) -> None:

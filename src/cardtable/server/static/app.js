@@ -90,11 +90,22 @@ function moveWords(move) {
 
 /** Say what the latest action did, for a screen reader: the clock beside the moves changes every
  *  second, so the status line is not a live region, and this quiet one speaks instead. */
-function say(view, motion) {
+function say(view, motion, refill) {
   const moves = (view.last || []).map(moveWords);
   const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
   const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
-  $("said").textContent = [done, end].filter(Boolean).join(". ");
+  $("said").textContent = [done, refill, end].filter(Boolean).join(". ");
+}
+
+/** What the stock put, on its own, into the pile a move emptied (Acey and Kingsley): "the stock
+ *  fills t1 with 6♥", or "". A card move that lowers the stock's count can only have set off a refill. */
+function refillWords(previous, view, motion) {
+  const moved = view.last || [];
+  if (motion !== "forward" || !previous || previous.id !== view.id || moved.length !== 1) return "";
+  const stock = (v) => v.piles.find((p) => p.group === "stock");
+  const pile = view.piles.find((p) => p.id === moved[0].from);
+  if (moved[0].kind !== "card" || !stock(view) || stock(view).count >= stock(previous).count || !pile.count) return "";
+  return `the stock fills ${pile.code} with ${cardText(pile.cards[pile.cards.length - 1])}`;
 }
 
 // -- drawing a view --------------------------------------------------------
@@ -130,8 +141,10 @@ function show(view, motion) {
     : "Autoplay sends home only cards proved safe to send; in this position none can be";
   showFacts();
   table.draw(view, motion); // after the status line above it is filled in: its height sets the table's room
-  say(view, motion);
+  const refill = refillWords(previous, view, motion);
+  say(view, motion, refill);
   if (view.message) toast(view.message, 6);
+  else if (refill) toast(refill);
   // the dialog greets a game that has just ended (or a deal lost before its first move),
   // not one that was already over when the page opened
   const same = previous && previous.id === view.id;
