@@ -326,13 +326,19 @@ def test_show_me_plays_the_solvers_line_to_the_end(page: Page) -> None:
 
 
 def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> None:
-    page.goto("/")
-    page.wait_for_selector("#table .slot")
+    open_deal(page, LUCIE, FAST_DEALS[LUCIE])
+    expect(page.locator("#redeal")).to_be_disabled()
+    expect(page.locator("#redeal")).to_have_attribute(
+        "title", "A redeal is allowed only when no card can move"
+    )
     blocked = deal_to_dict(fan_position(LUCIE, ["TC KH", "JD QD QC", "QH KS JC KC KD"]))
     page.request.post("/api/plays", data={"game": LUCIE, "position": blocked})
     page.reload()
     expect(page.locator("#facts")).to_contain_text("no card can move: redeal")
     expect(page.locator("#redeal")).to_be_enabled()
+    expect(page.locator("#redeal")).to_have_attribute(
+        "title", "Gather the fans, shuffle them and deal them again"
+    )
     assert page.locator(".slot.closed").count() == 15  # fans 3 to 17: a Lucie fan emptied stays empty
 
 
