@@ -65,6 +65,8 @@ def test_games_lists_each_game_with_its_rules(client: TestClient) -> None:
     assert {ALEXANDER, LUCIE, ACEY, "fan"} <= set(games)
     assert "redeal" in games[LUCIE]["rules"].lower()
     assert games[LUCIE]["options"] == ["redeals", "redeal_anytime"]
+    assert games[LUCIE]["defaults"] == {"redeals": 2, "redeal_anytime": False}
+    assert games[ALEXANDER]["defaults"] == {}
 
 
 def test_the_page_gives_a_player_cookie_that_scripts_cannot_read(client: TestClient) -> None:

@@ -342,6 +342,30 @@ def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> N
     assert page.locator(".slot.closed").count() == 15  # fans 3 to 17: a Lucie fan emptied stays empty
 
 
+def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_them(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    page.click("#rules-button")
+    expect(page.locator("#rules-options")).to_be_hidden()  # Alexander the Great has no options
+    page.click("#rules-close")
+    open_deal(page, LUCIE, FAST_DEALS[LUCIE])
+    page.click("#rules-button")
+    expect(page.locator("#rules-options input[name=redeals]")).to_have_value("2")
+    page.fill("#rules-options input[name=redeals]", "0")
+    page.click("#rules-options button[type=submit]")
+    variant = f"{LUCIE}(redeals=0)"
+    page.wait_for_selector(f'#table[data-game="{variant}"]')
+    expect(page.locator("#redeal")).to_be_hidden()
+    page.click("#rules-button")  # the form shows the options of the game on the table
+    expect(page.locator("#rules-options input[name=redeals]")).to_have_value("0")
+    expect(page.locator("#rules-options input[name=redeal_anytime]")).not_to_be_checked()
+    page.click("#rules-close")
+    page.reload()
+    page.wait_for_selector(f'#table[data-game="{variant}"]')
+    open_deal(page, ALEXANDER, 10)
+    page.select_option("#game", variant)  # still offered after the page was opened again
+    page.wait_for_selector(f'#table[data-game="{variant}"]')
+
+
 def test_a_hint_the_solver_cannot_prove_is_shown_as_its_best_guess(page: Page) -> None:
     open_deal(page, ACEY, 13)  # undecided after a minute; the hint's 3 s end in a guess: deal
     page.click("#hint")

@@ -78,7 +78,14 @@ SolverDep = Annotated[Solver, Depends(_solver)]
 def list_games() -> list[GameInfo]:
     """The games this server deals, with their rules."""
     return [
-        GameInfo(id=s.id, name=s.name, summary=s.summary, rules=s.rules, options=list(s.options))
+        GameInfo(
+            id=s.id,
+            name=s.name,
+            summary=s.summary,
+            rules=s.rules,
+            options=list(s.options),
+            defaults={option: getattr(s, option) for option in s.options},
+        )
         for s in GAMES.values()
     ]
 

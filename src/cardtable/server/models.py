@@ -133,6 +133,9 @@ class GameInfo(BaseModel):
     summary: str
     rules: str
     options: list[str]
+    defaults: dict[str, bool | int] = Field(
+        description="each option's value in the rules as written, as in the id 'alexander-the-great-lucie(redeals=0)'"
+    )
 
 
 class VerdictView(BaseModel):

@@ -14,6 +14,16 @@ const DEAL_RULE = `a deal number is a whole number from 1 to ${MAX_DEAL}`;
 const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
 const store = (key, value) => localStorage.setItem(`cardtable.${key}`, value);
 
+/** The ids with options played in this browser, and their names: {} if none, or if the entry was spoilt. */
+function storedVariants() {
+  try {
+    const variants = JSON.parse(stored("variants", "{}"));
+    return variants && typeof variants === "object" ? variants : {};
+  } catch {
+    return {};
+  }
+}
+
 const page = {
   view: null,
   games: [],
@@ -124,7 +134,10 @@ function show(view, motion) {
   $("title").textContent = `${view.name} · ${view.deal === null ? "own position" : `deal ${view.deal}`}`;
   document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
   const game = $("game");
-  if (![...game.options].some((o) => o.value === view.game)) game.add(new Option(view.name, view.game));
+  if (![...game.options].some((o) => o.value === view.game)) {
+    game.add(new Option(view.name, view.game));
+    store("variants", JSON.stringify({ ...storedVariants(), [view.game]: view.name }));
+  }
   game.value = view.game;
   store("game", view.game);
   $("undo").disabled = view.moves === 0 || view.status === "won";
@@ -514,7 +527,44 @@ function showRules() {
   const note = page.view && page.view.rules_note;
   $("rules-title").textContent = page.view ? page.view.name : game.name;
   $("rules-text").replaceChildren(...(note ? [rulesNote(note)] : []), ...reflow(game.rules));
+  optionsForm(game, page.view ? page.view.game : game.id);
   $("rules").showModal();
+}
+
+/** The game's options, set as in ``shown`` (an id such as "alexander-the-great-lucie(redeals=0)"),
+ *  to play the rules another way: the game menu offers only the ids played so far. */
+function optionsForm(game, shown) {
+  const form = $("rules-options");
+  const defaults = Object.entries(game.defaults);
+  form.hidden = defaults.length === 0;
+  const set = Object.fromEntries(
+    (shown.match(/\((.*)\)$/)?.[1] ?? "").split(",").filter(Boolean).map((part) => part.split("=")),
+  );
+  $("rules-fields").replaceChildren(
+    ...defaults.map(([name, value]) => {
+      const input = document.createElement("input");
+      input.name = name;
+      if (typeof value === "boolean") {
+        input.type = "checkbox";
+        input.checked = (set[name] ?? String(value)) === "true";
+      } else {
+        Object.assign(input, { type: "number", min: 0, max: 100, required: true, value: set[name] ?? value });
+      }
+      const label = document.createElement("label");
+      if (input.type === "checkbox") label.append(input, ` ${name}`);
+      else label.append(`${name} `, input);
+      return label;
+    }),
+  );
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    const changed = defaults
+      .map(([name, value]) => [name, typeof value === "boolean" ? form.elements[name].checked : Number(form.elements[name].value)])
+      .filter(([name, value]) => value !== game.defaults[name])
+      .map(([name, value]) => `${name}=${value}`);
+    $("rules").close();
+    switchGame(changed.length ? `${game.id}(${changed.join(",")})` : game.id);
+  };
 }
 
 /** What the game's options change, set apart above rules written for the defaults. */
@@ -660,6 +710,8 @@ async function boot() {
   wire();
   page.games = await get("/api/games");
   for (const g of page.games) $("game").add(new Option(g.name, g.id));
+  // the ids with options played here before, which the menu keeps offering (the server still checks each)
+  for (const [id, name] of Object.entries(storedVariants())) $("game").add(new Option(name, id));
   const params = new URLSearchParams(location.search);
   if (params.has("game") || params.has("deal")) {
     history.replaceState(null, "", "/");
