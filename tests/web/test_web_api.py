@@ -139,7 +139,7 @@ def test_a_random_deal_and_game_options(client: TestClient) -> None:
     view = start(client, "alexander-the-great-lucie( redeals = 0 )", None)
     assert view["game"] == "alexander-the-great-lucie(redeals=0)"
     assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] is None  # no redeal: no Redeal button
-    assert view["rules_note"].startswith("This id sets options: redeals=0 (instead of 2).")
+    assert view["rules_note"].startswith("Played with other options: redeals=0 (instead of 2).")
     assert start(client, LUCIE, 5)["rules_note"] is None
 
 

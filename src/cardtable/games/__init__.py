@@ -95,7 +95,7 @@ def options_note(spec: GameSpec) -> str | None:
     if not changes:
         return None
     return (
-        f"This id sets options: {changes}. The rules below are written for the defaults;"
+        f"Played with other options: {changes}. The rules below are written for the defaults;"
         " where the two differ, the options apply."
     )
 
