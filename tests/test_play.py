@@ -24,12 +24,13 @@ from cardtable import State, deal, load_game
 from cardtable.cli import play as play_module
 from cardtable.cli.main import main
 from cardtable.cli.play import COMMANDS, Session, run_session
-from cardtable.cli.solve import unless_stopped
+from cardtable.cli.solve import unless_stopped, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.errors import NothingToDoError
 from cardtable.formats import read_deal, read_saved_game
 from cardtable.interrupts import Terminated
+from cardtable.solver.rewind import WayBack
 from cardtable.store import Store
 from test_cli import NO_COLOUR_SETTINGS, script
 
@@ -368,6 +369,26 @@ def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None
     for text in ["t11 t5", "t7 t4", "t1 t8"]:
         game.play(text)
     assert game.hint().endswith("; nor could any earlier position: the game was lost from its start")
+
+
+@pytest.mark.parametrize(
+    ("way", "text"),
+    [
+        (WayBack("won", 3), "; 3 moves back it still could ('undo 3' goes there)"),
+        (
+            WayBack("won", 58, undecided=31),
+            "; the position 58 moves back still could ('undo 58' goes there),"
+            " and the solver could not tell for the 31 positions between",
+        ),
+        (
+            WayBack("won", 66, undecided=1),
+            "; the start of the game still could ('restart' goes there),"
+            " and the solver could not tell for the position between",
+        ),
+    ],
+)
+def test_a_way_back_past_undecided_positions_says_only_what_is_proved(way: WayBack, text: str) -> None:
+    assert way_back_text(way, 66, 10) == text
 
 
 def test_a_game_with_no_move_left_points_to_the_hint_that_finds_the_way_back() -> None:

@@ -13,7 +13,7 @@ from cardtable import State, deal, load_game
 from cardtable.core.move import Move
 from cardtable.formats import Solution, replay
 from cardtable.solver import Limit, SolveResult, solve
-from cardtable.solver.rewind import earlier_positions, single_steps, way_back
+from cardtable.solver.rewind import Walk, WayBack, earlier_positions, single_steps, way_back
 from helpers import ALEXANDER, FAN, FAST, LUCIE
 
 BUDGET = Limit(states=5_000)
@@ -72,7 +72,7 @@ def test_the_way_back_names_the_latest_winnable_position_undo_brings_back(
     if way.status == "won":
         there = after(game, number, moves[: landed[way.undo - 1]])
         assert replay(Solution(there, "won", list(way.moves))).problem is None
-        passed = landed[: way.undo - 1]
+        passed = landed[: way.undo - 1 - way.undecided]  # the undecided ones just before it: nothing claimed
     elif way.status == "unwinnable":
         passed = landed
     else:
@@ -87,3 +87,56 @@ def test_earlier_positions_are_copies_and_single_steps_reach_the_deal() -> None:
     assert [back for back, _ in positions] == list(range(1, len(moves) + 1))
     assert positions[-1][1] == deal(load_game(FAN), 4)
     assert len(state.move_stack) == len(moves), "the game itself is left as it was"
+
+
+def walked(verdicts: str) -> tuple[WayBack, list[int]]:
+    """A walk over positions whose verdicts are given latest first ('L' lost, 'W' won, '?' undecided), and the order it asked."""
+    walk, asked = Walk(len(verdicts)), []
+    names = {"L": "unwinnable", "W": "won", "?": "unknown"}
+    while (back := walk.next()) is not None:
+        asked.append(back)
+        walk.judged(back, names[verdicts[back - 1]], reason="searched 5 positions")  # type: ignore[arg-type]
+    return walk.answer(), asked
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "answer", "asked"),
+    [
+        ("LLLW", WayBack("won", 4), [1, 2, 3, 4]),  # latest first while each is proved lost
+        ("LLLL", WayBack("unwinnable"), [1, 2, 3, 4]),
+        # undecided ones, then one won further back; one proved lost between: all after it are lost too
+        ("???LLW", WayBack("won", 6), [1, 3, 6, 4, 5]),
+        # nothing proved lost: a gallop back to a winnable one, then halves of the gap
+        ("???????????WWWWW", WayBack("won", 12, undecided=11), [1, 3, 7, 15, 11, 13, 12]),
+        ("L??W", WayBack("won", 4, undecided=2), [1, 2, 4, 3]),
+        ("????", WayBack("unknown", 1, reason="searched 5 positions"), [1, 3, 4]),
+    ],
+)
+def test_the_walk_gallops_past_undecided_positions_and_says_how_many_it_left(
+    verdicts: str, answer: WayBack, asked: list[int]
+) -> None:
+    assert walked(verdicts) == (answer, asked)
+
+
+@FAST
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(st.integers(0, n), st.lists(st.booleans(), min_size=n, max_size=n))
+    )
+)
+def test_the_walk_is_right_whatever_it_cannot_decide(case: tuple[int, list[bool]]) -> None:
+    """Positions before ``boundary`` undos are lost, the rest won; ``hard`` ones come out undecided."""
+    boundary, hard = case
+    verdicts = "".join("?" if h else "L" if back <= boundary else "W" for back, h in enumerate(hard, 1))
+    way, asked = walked(verdicts)
+    assert len(asked) == len(set(asked)), "no position is judged twice"
+    if way.status == "won":
+        assert way.undo > boundary and verdicts[way.undo - 1] == "W"
+        assert way.undecided == 0 or "?" in verdicts[way.undo - 1 - way.undecided : way.undo - 1]
+        assert way.undo - way.undecided - 1 <= boundary  # only proved-lost positions lie nearer than the gap
+        if way.undecided == 0:
+            assert way.undo == boundary + 1, "with nothing undecided, it is the latest winnable one"
+    elif way.status == "unwinnable":
+        assert boundary == len(hard), "lost from the start: the start is lost, and so all after it"
+    else:
+        assert "?" in verdicts

@@ -11,7 +11,10 @@ import pytest
 
 from cardtable import deal, load_game
 from cardtable.core.notation import parse_move
+from cardtable.server.api import _way_back_message
+from cardtable.server.play import Play
 from cardtable.server.solving import Budgets, Solver, SolverBusyError, solve_position
+from cardtable.solver.rewind import WayBack
 
 T = TypeVar("T")
 
@@ -117,3 +120,24 @@ def test_a_broken_pool_is_replaced() -> None:
     with pytest.raises(SolverBusyError, match="stopped unexpectedly"):
         run(solver.verdict(state, 5))
     assert run(solver.verdict(state, 5)).status == "won" and len(made) == 2
+
+
+@pytest.mark.parametrize(
+    ("way", "words"),
+    [
+        (WayBack("won", 3), "; undo 3 times and it can still be won"),
+        (
+            WayBack("won", 3, undecided=2),
+            "; undo 3 times and it can still be won (the solver could not tell for the 2 positions between)",
+        ),
+        (
+            WayBack("won", 4, undecided=1),
+            "; the start of the game can still be won: restart (the solver could not tell for the position between)",
+        ),
+    ],
+)
+def test_a_way_back_past_undecided_positions_says_only_what_is_proved(way: WayBack, words: str) -> None:
+    play = Play.new("someone", deal(load_game("fan"), 4), 0.0)
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:  # four undos back to the deal
+        play.play(parse_move(play.state, text))
+    assert _way_back_message(play, way) == words

@@ -27,7 +27,7 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
-from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, way_back_text
+from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, was_interrupted, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
@@ -441,7 +441,9 @@ class Session:
         if not played:
             return ""
         return way_back_text(
-            way_back(self.state, single_steps(self.state), self._judged, HINT_SECONDS), played, HINT_SECONDS
+            way_back(self.state, single_steps(self.state), self._judged, HINT_SECONDS, stops=was_interrupted),
+            played,
+            HINT_SECONDS,
         )
 
     def _judged(self, state: State, seconds: float, back: int = 0) -> SolveResult:

@@ -104,6 +104,11 @@ NO_TIME_LEFT: Final = "no time left"
 """The reason of a look-back's search not begun: the seconds for the whole look-back are spent."""
 
 
+def was_interrupted(result: SolveResult) -> bool:
+    """Whether a Ctrl-C stopped the search: a look-back ends there, it does not go on to the next position."""
+    return result.reason == INTERRUPTED
+
+
 def unless_stopped(work: Callable[[], T], stopped: T) -> T:
     """``work()``, or ``stopped`` if a Ctrl-C ends it first: a hint's searches, and what it does between them.
 
@@ -254,6 +259,7 @@ def hint(
                     earlier, Limit(states=max_states, seconds=left, table=max_table), back
                 ),
                 seconds,
+                stops=was_interrupted,
             ),
             WayBack("unknown", reason=INTERRUPTED),
         )
@@ -296,6 +302,14 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None
     if way.status == "won":
         typed = "restart" if way.undo == played else "undo" if way.undo == 1 else f"undo {way.undo}"
         how = f"{then} '{typed}'" if then is not None else f"'{typed}' goes there"
+        if way.undecided:  # the latest winnable position may be nearer: say only what is proved
+            where = (
+                "the start of the game"
+                if way.undo == played
+                else f"the position {plural(way.undo, 'move')} back"
+            )
+            nearer = "position" if way.undecided == 1 else f"{way.undecided} positions"
+            return f"; {where} still could ({how}), and the solver could not tell for the {nearer} between"
         if way.undo == played:
             return f"; only the start of the game still could ({how})"
         return f"; {plural(way.undo, 'move')} back it still could ({how})"

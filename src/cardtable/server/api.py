@@ -275,11 +275,15 @@ def _way_back_message(play: Play, way: WayBack | None) -> str:
     """What follows "not winnable from here": how many undos bring back a position that can be won."""
     if way is None:
         return ""
+    between = "position" if way.undecided == 1 else f"{way.undecided} positions"
+    nearer = f" (the solver could not tell for the {between} between)" if way.undecided else ""
     if way.status == "won" and way.undo == len(play.undo_steps()):
-        return "; only the start of the game can still be won: restart"
+        return (
+            f"; {'the start' if nearer else 'only the start'} of the game can still be won: restart{nearer}"
+        )
     if way.status == "won":
         times = {1: "once", 2: "twice"}.get(way.undo, f"{way.undo} times")
-        return f"; undo {times} and it can still be won"
+        return f"; undo {times} and it can still be won{nearer}"
     if way.status == "unwinnable":
         return "; nor could any earlier position: the game was lost from its start"
     return "; the solver stopped before it found how far back it still could"

@@ -26,7 +26,7 @@ from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver import Limit, solve
 from cardtable.solver.known import Known
-from cardtable.solver.rewind import WayBack, earlier_positions
+from cardtable.solver.rewind import Walk, WayBack, position_back, share
 from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
@@ -151,16 +151,22 @@ class Solver:
         return verdict
 
     async def way_back(self, state: State, steps: list[int], seconds: float) -> WayBack:
-        """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable."""
+        """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable.
+
+        The walk of :func:`cardtable.solver.rewind.way_back`, each position asked of the pool.
+        """
         deadline = time.monotonic() + seconds
-        for back, position in earlier_positions(state, steps):
+        walk = Walk(len(steps))
+        while (back := walk.next()) is not None:
+            left = deadline - time.monotonic()
             try:
-                found = await self.verdict(position, deadline - time.monotonic())
+                found = await self.verdict(position_back(state, steps, back), share(left, back, len(steps)))
             except SolverBusyError:  # the position's own verdict stands; only how far back is not known
                 return WayBack("unknown")
-            if found.status != "unwinnable":
-                return WayBack(found.status, back, found.moves)
-        return WayBack("unwinnable")
+            walk.judged(back, found.status, found.moves)
+            if left <= 0:
+                break
+        return walk.answer()
 
     async def winnable_deal(self, spec: GameSpec) -> DealSearch:
         """Draw deal numbers until the solver proves one winnable, within the budgets."""

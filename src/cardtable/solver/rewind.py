@@ -1,12 +1,33 @@
 """How far back a lost game could still be won: the undo a player needs after "no move wins from here".
 
 A player told that the position can no longer be won wants to know where it
-went wrong, and to go back there rather than start again. The positions the
-game passed through are judged latest first, as undo would bring them back;
-the first one the solver proves winnable is the answer. Where undo takes back
+went wrong, and to go back there rather than start again. Where undo takes back
 several moves at once (the browser's undo takes a move with the autoplay moves
-it set off), only the positions an undo lands on are judged: the player cannot
-stop between them.
+it set off), only the positions an undo lands on count: the player cannot stop
+between them.
+
+**Winnability along a game is monotone.** If a position is lost, so is every
+position played after it (were one of them winnable, the moves between would
+win from the first); if a position is winnable, so is every one before it. So
+the game's positions are winnable up to one boundary and lost after it, and
+the answer is the latest winnable one.
+
+**The walk** (:class:`Walk`) looks for that boundary. It judges the positions
+latest first, as undo would bring them back, while each is proved lost: the
+first one proved winnable is then the answer, and every nearer one is proved
+lost. A position the solver cannot decide in its share of the time stops that
+walk. Rather than give up there (in Acey and Kingsley the positions of a long
+stock phase are often too hard to prove lost, while earlier ones are won at
+once), the walk gallops back, 2, 4, 8 ... undos past the undecided one, for a
+position proved winnable, then halves the gap between the two. A position
+proved lost on the way moves the lost bound back (everything after it is lost
+too), and the walk goes on from there one at a time. The answer says how many
+positions between the last one known lost and it were left undecided: it can
+still be won, and a nearer one might be too.
+
+The walk only proposes positions and takes their verdicts; a front end drives
+it with its own solver (:func:`way_back` here, or the server's pool), each
+position given a third of the time left.
 """
 
 from __future__ import annotations
@@ -25,9 +46,11 @@ class WayBack:
     """Where a game that can no longer be won could still be won.
 
     ``won``: ``undo`` undo steps back, with a winning line from there in
-    ``moves``; ``unwinnable``: every earlier position was proved lost too, the
-    game's start among them; ``unknown``: the budget ran out before either, or
-    the search was stopped (``reason`` then says which, as
+    ``moves``; ``undecided`` of the positions nearer than it were not decided,
+    so a nearer one may be winnable too (0: it is the latest winnable one).
+    ``unwinnable``: every earlier position was proved lost too, the game's
+    start among them. ``unknown``: the budget ran out before either, or the
+    search was stopped (``reason`` then says which, as
     :attr:`SolveResult.reason` does).
     """
 
@@ -35,6 +58,61 @@ class WayBack:
     undo: int = 0
     moves: tuple[Move, ...] = ()
     reason: str = ""
+    undecided: int = 0
+
+
+class Walk:
+    """The search for the latest winnable position among ``count`` earlier ones (1: one undo back).
+
+    Ask :meth:`next` which position to judge, tell :meth:`judged` its verdict,
+    until :meth:`next` says there is none left to judge; then read :meth:`answer`.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.lost = 0
+        """Every position this many undos back, and every nearer one, is lost."""
+        self.won: int | None = None
+        """The nearest position proved winnable, if any."""
+        self.line: tuple[Move, ...] = ()
+        self.undecided: int | None = None
+        """The farthest-back position left undecided, if any lies between the lost bound and the won one."""
+        self.stride = 2
+        self.reason = ""
+
+    def next(self) -> int | None:
+        """How many undos back the next position to judge stands; None when there is none left to judge."""
+        if self.lost >= self.count or (self.won is not None and self.won == self.lost + 1):
+            return None  # lost from the start, or the boundary found
+        if self.undecided is None:
+            return self.lost + 1  # latest first, while each is proved lost
+        if self.won is None:  # galloping back for a winnable one, the start at the latest
+            return None if self.undecided >= self.count else min(self.undecided + self.stride, self.count)
+        middle = (self.undecided + self.won) // 2
+        return None if middle == self.undecided else middle
+
+    def judged(self, back: int, status: Status, moves: Sequence[Move] = (), reason: str = "") -> None:
+        """What the solver found ``back`` undos back: its verdict, its winning line, why it is unknown."""
+        if status == "unwinnable":
+            self.lost = max(self.lost, back)
+            if self.undecided is not None and self.undecided <= back:  # lost now, as all after ``back``
+                self.undecided, self.stride = None, 2
+        elif status == "won":
+            if self.won is None or back < self.won:
+                self.won, self.line = back, tuple(moves)
+        else:
+            self.reason = reason
+            if self.undecided is not None and self.won is None:
+                self.stride *= 2
+            self.undecided = max(back, self.undecided or 0)
+
+    def answer(self) -> WayBack:
+        """The latest position proved winnable, with how many nearer ones are not known to be lost."""
+        if self.won is not None:
+            return WayBack("won", self.won, self.line, undecided=self.won - self.lost - 1)
+        if self.lost >= self.count:
+            return WayBack("unwinnable")
+        return WayBack("unknown", self.lost + 1, reason=self.reason)
 
 
 def earlier_positions(state: State, steps: Sequence[int]) -> Iterator[tuple[int, State]]:
@@ -51,23 +129,45 @@ def earlier_positions(state: State, steps: Sequence[int]) -> Iterator[tuple[int,
         yield back, walk.copy()
 
 
+def position_back(state: State, steps: Sequence[int], back: int) -> State:
+    """The position ``back`` undos (of ``steps`` moves each, the latest first) bring back: a fresh copy."""
+    earlier = state.copy(stack=True)
+    for _ in range(sum(steps[:back])):
+        earlier.pop()
+    return earlier
+
+
 def single_steps(state: State) -> list[int]:
     """Steps for an undo that takes back one move at a time, back to the deal."""
     return [1] * len(state.move_stack)
 
 
 def way_back(
-    state: State, steps: Sequence[int], judge: Callable[[State, float, int], SolveResult], seconds: float
+    state: State,
+    steps: Sequence[int],
+    judge: Callable[[State, float, int], SolveResult],
+    seconds: float,
+    stops: Callable[[SolveResult], bool] = lambda result: False,
 ) -> WayBack:
-    """The latest earlier position ``judge`` proves winnable, with ``seconds`` for all the searches.
+    """The latest earlier position ``judge`` proves winnable, with ``seconds`` for all the searches (see :class:`Walk`).
 
-    ``judge`` is given each position, the seconds left (none left: it answers
-    ``unknown``, unless it knows the position already) and how many undo steps
-    back the position stands, for a live line to name.
+    ``judge`` is given each position, its share of the seconds left (a third
+    of them, or all for the start: none left, it answers ``unknown`` unless it
+    knows the position already) and how many undo steps back the position
+    stands, for a live line to name. A verdict for which ``stops`` is true (an
+    interrupted search) ends the walk at once.
     """
     deadline = time.monotonic() + seconds
-    for back, position in earlier_positions(state, steps):
-        result = judge(position, deadline - time.monotonic(), back)
-        if result.status != "unwinnable":
-            return WayBack(result.status, back, tuple(result.moves), result.reason)
-    return WayBack("unwinnable")
+    walk = Walk(len(steps))
+    while (back := walk.next()) is not None:
+        left = deadline - time.monotonic()
+        result = judge(position_back(state, steps, back), share(left, back, len(steps)), back)
+        walk.judged(back, result.status, result.moves, result.reason)
+        if stops(result) or left <= 0:
+            break
+    return walk.answer()
+
+
+def share(left: float, back: int, count: int) -> float:
+    """The seconds a position gets of the ``left`` of a walk: a third, so that an undecided one leaves time to go on; all for the start."""
+    return left if back >= count else left / 3
