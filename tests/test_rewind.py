@@ -13,7 +13,7 @@ from cardtable import State, deal, load_game
 from cardtable.core.move import Move
 from cardtable.formats import Solution, replay
 from cardtable.solver import Limit, SolveResult, solve
-from cardtable.solver.rewind import Walk, WayBack, earlier_positions, single_steps, way_back
+from cardtable.solver.rewind import Walk, WayBack, position_back, single_steps, way_back
 from helpers import ALEXANDER, FAN, FAST, LUCIE
 
 BUDGET = Limit(states=5_000)
@@ -81,11 +81,13 @@ def test_the_way_back_names_the_latest_winnable_position_undo_brings_back(
         assert solve(after(game, number, moves[:kept]), BUDGET).status == "unwinnable"
 
 
-def test_earlier_positions_are_copies_and_single_steps_reach_the_deal() -> None:
+def test_the_positions_undo_brings_back_are_copies_and_the_last_is_the_deal() -> None:
     state, moves = played(FAN, 4, 1, 5)
-    positions = list(earlier_positions(state, single_steps(state)))
-    assert [back for back, _ in positions] == list(range(1, len(moves) + 1))
-    assert positions[-1][1] == deal(load_game(FAN), 4)
+    steps = single_steps(state)
+    assert len(steps) == len(moves)
+    for back in range(1, len(moves) + 1):
+        assert position_back(state, steps, back) == after(FAN, 4, moves[: len(moves) - back])
+    assert position_back(state, [2, 3], 2) == deal(load_game(FAN), 4)
     assert len(state.move_stack) == len(moves), "the game itself is left as it was"
 
 

@@ -33,7 +33,7 @@ position given a third of the time left.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardtable.core.move import Move
@@ -113,20 +113,6 @@ class Walk:
         if self.lost >= self.count:
             return WayBack("unwinnable")
         return WayBack("unknown", self.lost + 1, reason=self.reason)
-
-
-def earlier_positions(state: State, steps: Sequence[int]) -> Iterator[tuple[int, State]]:
-    """The positions undo brings back, latest first, each with how many undo steps reach it.
-
-    ``steps`` holds how many moves each undo takes back, the latest first; they
-    must add up to no more than the moves ``state`` has played. Each position
-    yielded is a fresh copy, the caller's to keep.
-    """
-    walk = state.copy(stack=True)
-    for back, count in enumerate(steps, 1):
-        for _ in range(count):
-            walk.pop()
-        yield back, walk.copy()
 
 
 def position_back(state: State, steps: Sequence[int], back: int) -> State:
