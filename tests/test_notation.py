@@ -132,10 +132,8 @@ def test_tens(text: str) -> None:
 
 
 def test_a_card_that_is_not_on_top() -> None:
-    with pytest.raises(
-        IllegalMoveError, match=r"^illegal move: 'jh': J♥ is not on top of a pile that plays$"
-    ):
-        parse_move(alexander(), "jh")
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 'jh': J♥ is already home$"):
+        parse_move(alexander(), "jh")  # on the hearts foundation, which never gives a card back
     with pytest.raises(IllegalMoveError, match="is not on top of a pile that plays"):
         parse_move(fan_position(FAN, ["KD QD JD TD"]), "jd")
 
@@ -159,7 +157,7 @@ def test_a_card_already_home_is_not_sent_on_to_another_foundation_unless_asked()
     state.push(parse_move(state, "t2"))  # 2♣ onto f0, which f1 would take too
     for text in ("f0", "2c"):  # a double-click on f0 sends "f0"
         with pytest.raises(
-            IllegalMoveError, match=rf"^illegal move: '{text}': 2♣ is already home; to pass it"
+            IllegalMoveError, match=rf"^illegal move: '{text}': 2♣ is already home; to move it off"
         ):
             parse_move(state, text)
     assert (
@@ -167,11 +165,23 @@ def test_a_card_already_home_is_not_sent_on_to_another_foundation_unless_asked()
         == parse_move(state, "f0 f1")
         == Move.from_text("foundation/0 foundation/1 2C")
     )
-    endgame = acey()  # the stock out and tableau piles empty: a card home may go to one
+    endgame = acey()  # the stock out and tableau piles empty: a card home may go to one, when named
     top = endgame.pile(PileId("foundation", 0))[-1]
-    with pytest.raises(InvalidMoveError, match=r"^ambiguous move: 'f0' could go to t1, t2, t3"):
+    with pytest.raises(
+        IllegalMoveError, match=r"^illegal move: 'f0': 5♣ is already home; to move it off, name"
+    ):
         parse_move(endgame, "f0")
     assert parse_move(endgame, "f0 t1") == Move("card", PileId("foundation", 0), PileId("tableau", 1), top)
+
+
+@pytest.mark.parametrize("text", ["t0", "6s", "t0 f"])
+def test_a_card_that_can_go_up_or_down_home_is_the_players_choice(text: str) -> None:
+    state = acey_position(up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste")
+    with pytest.raises(
+        InvalidMoveError, match=rf"^ambiguous move: '{text}' could go to f0 \(up\), f4 \(down\): say which"
+    ):
+        parse_move(state, text)
+    assert parse_move(state, "t0 f4") == Move.from_text("tableau/0 foundation/4 6S")
 
 
 def test_a_pile_out_of_range_is_told_the_range() -> None:

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Dialog, Page, expect
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_dict, move_to_dict
 from cardtable.solver import Limit, solve
-from helpers import fan_position
+from helpers import acey_position, fan_position
 from web.browsing import (
     click_pile,
     close_result,
@@ -283,6 +283,18 @@ def test_a_double_click_that_cannot_send_a_card_says_why_in_a_mouse_players_word
     click_pile(page, "foundation/4")
     expect(page.locator("#toast")).to_have_text("Q♥ is already home; drag it to move it off")
     table_at(page, moves=1)
+    up_or_down = acey_position(
+        up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste"
+    )
+    answer = page.request.post("/api/plays", data={"game": ACEY, "position": deal_to_dict(up_or_down)})
+    assert answer.status == 201
+    page.reload()
+    table_at(page, moves=0, game=ACEY)
+    click_pile(page, "tableau/0")
+    click_pile(page, "tableau/0")
+    expect(page.locator("#toast")).to_have_text(
+        "it could go to f0 (up), f4 (down): drag it to the one you want"
+    )
 
 
 def test_touch_taps_play_too(browser: Browser, live_server: LiveServer) -> None:

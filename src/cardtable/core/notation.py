@@ -142,21 +142,20 @@ def _card_move(state: State, words: str, text: str) -> Move:
     sources = [pid for pid, pile in zip(state.plan.ids, state.piles) if pile and pile[-1] == card]
     playable = [pid for pid in sources if state.plan.index(pid) in state.plan.sources]
     if not playable:
-        raise IllegalMoveError(
-            f"illegal move: {text!r}: {card_symbol(card)} is not on top of a pile that plays"
+        where = (
+            "is already home"
+            if any(pid.group == "foundation" for pid in sources)
+            else "is not on top of a pile that plays"
         )
+        raise IllegalMoveError(f"illegal move: {text!r}: {card_symbol(card)} {where}")
     # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
     return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
 
 
-def _between_foundations(move: Move) -> bool:
-    return (
-        move.source is not None
-        and move.target is not None
-        and move.source.group == move.target.group == "foundation"
-    )
+def _direction(state: State, foundation: PileId) -> str:
+    return "up" if state.spec.group(foundation.group).builds_up(foundation.index) else "down"
 
 
 def _examples(state: State) -> str:
@@ -170,8 +169,9 @@ def _examples(state: State) -> str:
 def _only_move(state: State, source: PileId, text: str, group: str | None = None) -> Move:
     """The move of ``source``'s top card (to a pile of ``group``, if given): to a foundation if one takes it, else the one place.
 
-    A card already home is sent to another foundation only when that is asked
-    by name (``f0 f1``, ``f0 f``): sent "home", it would just hop between them.
+    A card already home moves off only to a place named (``f0 f1``, ``f0 f``,
+    ``f0 t3``): sent "home", it has nowhere to go. Where a card can go up on one
+    foundation or down on another (Acey and Kingsley), the player is asked which.
     """
     moves = [
         m
@@ -180,16 +180,14 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         and m.source == source
         and (group is None or (m.target is not None and m.target.group == group))
     ]
-    passes = [m for m in moves if group is None and _between_foundations(m)]
-    if passes and len(passes) == len(moves):
-        other = passes[0].target
+    if moves and group is None and source.group == "foundation":  # "home" means nothing for a card home
+        other = moves[0].target
         assert other is not None
         example = f"{pile_code(state, source)} {pile_code(state, other)}"
         raise IllegalMoveError(
             f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} is already home;"
-            f" to pass it to another foundation, name both piles, like '{example}'"
+            f" to move it off, name both piles, like '{example}'"
         )
-    moves = [m for m in moves if m not in passes]
     if not moves:
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
             raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
@@ -199,7 +197,16 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         where = "anywhere" if group is None else f"on any {group}"
         raise IllegalMoveError(f"illegal move: {text!r}: {card_symbol(pile[-1])} cannot go {where} now")
     home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
-    if len(home) >= 1:
+    ways = {_direction(state, m.target) for m in home if m.target is not None}
+    if len(ways) > 1:  # Acey and Kingsley: up on an ace pile or down on a king pile is the player's choice
+        where = ", ".join(
+            f"{pile_code(state, m.target)} ({_direction(state, m.target)})" for m in home if m.target
+        )
+        raise InvalidMoveError(
+            f"ambiguous move: {text!r} could go to {where}: say which, like"
+            f" '{pile_code(state, source)} {where.split(' ')[0]}'"
+        )
+    if home:  # foundations that go the same way and take the same card are alike: the first
         return home[0]
     if len(moves) == 1:
         return moves[0]

@@ -243,7 +243,11 @@ async function sendMove(body, started, clicked = false) {
     }
     return true;
   } catch (error) {
-    if (clicked && error instanceof ApiError) error.message = error.message.replace(/^illegal move: '[^']*': /, "");
+    if (clicked && error instanceof ApiError) {
+      error.message = error.message
+        .replace(/^illegal move: '[^']*': /, "")
+        .replace(/^ambiguous move: '[^']*' could go to (.*): say which.*$/, "it could go to $1: drag it to the one you want");
+    }
     refuse(error);
     return false;
   }
