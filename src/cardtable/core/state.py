@@ -17,7 +17,7 @@ from cardtable.core.errors import IllegalMoveError
 from cardtable.core.layout import Plan, plan_for
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.rng import SplitMix64
-from cardtable.core.spec import GameSpec
+from cardtable.core.spec import GameSpec, Kind
 
 REDEAL_STREAM = 1 << 32
 """Redeal ``r`` (1, 2, ...) of a deal with seed ``s`` shuffles with seed ``s + r * 2**32``."""
@@ -217,7 +217,12 @@ class State:
         if source == target:
             return "a card cannot move onto its own pile"
         if source not in self.plan.sources:
-            return f"cards never leave {move.source.group} piles"
+            group = self.spec.group(move.source.group)
+            return (
+                "the stock is only dealt from"
+                if group.kind is Kind.STOCK
+                else f"cards never leave {group.name} piles"
+            )
         onto = self.piles[target]
         card = pile[-1]
         if self.plan.accepts(target, onto[-1] if onto else None, card):
@@ -229,6 +234,9 @@ class State:
             return (
                 f"{card_symbol(card)} may not fill the empty {pid}: {_what_fills(self.plan.on_empty[target])}"
             )
+        group = self.spec.group(pid.group)
+        if group.kind is Kind.TABLEAU and not (group.build.up or group.build.down):
+            return f"{pid} holds {card_symbol(onto[-1])}: {pid.group} piles never build, only an empty one takes a card"
         return f"{card_symbol(card)} does not go on {card_symbol(onto[-1])} ({pid})"
 
     # -- making and taking back moves -----------------------------------------
