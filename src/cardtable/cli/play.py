@@ -405,6 +405,7 @@ class Session:
             "  t3 f1    the top card of t3 onto f1 (t3f1 works too); t3 f onto a foundation that takes it",
             "  t3       the top card of t3 onto a foundation, or onto the one pile that takes it",
             "  7c       that card, if it is on top, the same way (ranks A 2-10 J Q K or T, suits c d h s)",
+            "  7c t3    that card onto t3; 7c f onto a foundation that takes it",
         ]
         if state.plan.stock is not None:
             lines.append("  d        deal a card from the stock onto the waste (Enter alone does too)")

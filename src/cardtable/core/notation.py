@@ -28,6 +28,8 @@ from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
 _PILES: Final = re.compile(r"^([a-z])([0-9]*)\s*(?:([a-z])([0-9]*))?$")
+_CARD_TO: Final = re.compile(r"^(\S+)\s+([a-z])([0-9]*)$")
+"""A card, then where it goes: ``6s t3``, ``6s f``."""
 DEAL_WORDS: Final = frozenset({"d", "deal"})
 REDEAL_WORDS: Final = frozenset({"redeal", "rd"})
 
@@ -88,6 +90,9 @@ def parse_move(state: State, text: str) -> Move:
         if not top:
             raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
         return _checked(state, Move.card_move(source, target, top[-1]), text)
+    to = _CARD_TO.match(words)
+    if to is not None and _is_card(to.group(1)):
+        return _card_move(state, to.group(1), text, to.group(2), to.group(3))
     return _card_move(state, words, text)
 
 
@@ -134,7 +139,8 @@ def _checked(state: State, move: Move, text: str) -> Move:
     return move
 
 
-def _card_move(state: State, words: str, text: str) -> Move:
+def _card_move(state: State, words: str, text: str, letter: str | None = None, number: str = "") -> Move:
+    """The move of the card ``words`` names, from the top of the pile it is on: home, or to the pile ``letter``/``number`` names."""
     try:
         card = parse_card(words)
     except InvalidCardError:
@@ -151,7 +157,12 @@ def _card_move(state: State, words: str, text: str) -> Move:
     # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
-    return _only_move(state, next((pid for pid in playable if pid in movable), playable[0]), text)
+    source = next((pid for pid in playable if pid in movable), playable[0])
+    if letter is None:
+        return _only_move(state, source, text)
+    if not number and not _single_pile(state, letter):
+        return _only_move(state, source, text, _group(state, letter, "", text).name)
+    return _checked(state, Move.card_move(source, _pile(state, letter, number, text), card), text)
 
 
 def _direction(state: State, foundation: PileId) -> str:
