@@ -306,11 +306,17 @@ def test_pile_numbers_are_ascii_digits_only(text: str) -> None:
 
 def test_a_card_named_then_where_it_goes() -> None:
     state = acey_position(up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste")
-    assert parse_move(state, "6s f4") == parse_move(state, "6S  F4") == Move.from_text("tableau/0 foundation/4 6S")
+    assert (
+        parse_move(state, "6s f4")
+        == parse_move(state, "6S  F4")
+        == Move.from_text("tableau/0 foundation/4 6S")
+    )
     assert parse_move(state, "6s t2") == Move.from_text("tableau/0 tableau/2 6S")
     with pytest.raises(InvalidMoveError, match=r"^ambiguous move: '6s f' could go to f0 \(up\), f4 \(down\)"):
         parse_move(state, "6s f")
-    with pytest.raises(IllegalMoveError, match=r"^illegal move: '6s f1': 6♠ does not go on K♣ \(foundation/1\)$"):
+    with pytest.raises(
+        IllegalMoveError, match=r"^illegal move: '6s f1': 6♠ does not go on K♣ \(foundation/1\)$"
+    ):
         parse_move(state, "6s f1")
     with pytest.raises(InvalidMoveError, match=r"^no pile t9 in '6s t9'"):
         parse_move(state, "6s t9")

@@ -32,6 +32,7 @@ from cardtable.formats import read_deal, read_saved_game
 from cardtable.interrupts import Terminated
 from cardtable.solver.rewind import WayBack
 from cardtable.store import Store
+from helpers import acey_position
 from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
@@ -757,3 +758,18 @@ def test_an_acey_game_with_only_foundation_passes_left_says_it_is_lost() -> None
     assert Session(stuck_position()).status() == (
         "No move but passes between foundations is left: acey-and-kingsley is lost after 0 moves. Quit to leave it."
     )
+
+
+def test_undoing_a_move_that_set_off_a_refill_says_the_card_goes_back_to_the_stock() -> None:
+    game = session("acey-and-kingsley", 5)
+    assert game.handle("t1 f4").message == "t1 f4: Q♥; the stock refills t1 with 6♥"
+    assert game.handle("undo").message == "took back t1 f4: Q♥; 6♥ goes back to the stock"
+    assert game.handle("r0 f0").message.startswith("illegal move")  # nothing taken back: no stock card named
+    assert game.handle("d").message.startswith("d: ")
+    assert game.handle("undo").message == "took back d: 6♥ onto the waste"
+
+
+def test_enter_alone_with_the_stock_out_says_so() -> None:
+    game = Session(acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], rest="waste"))
+    assert game.handle("").message == "the stock is empty: Enter alone deals only while it has cards"
+    assert session("fan", 1).handle("").message == ""  # no stock: a blank line is just a blank line

@@ -167,6 +167,8 @@ class Session:
         """Enter alone deals from the stock, the commonest move of stock games."""
         if self.state.can_deal():
             return Reply(self.push(Move.deal()), redraw=True)
+        if self.state.plan.stock is not None:
+            return Reply("the stock is empty: Enter alone deals only while it has cards")
         return Reply()
 
     # -- moving ---------------------------------------------------------------
@@ -215,13 +217,18 @@ class Session:
             raise NothingToDoError("nothing to undo: this is the start of the deal")
         if times > self.moves:
             raise NothingToDoError(f"cannot undo {times} moves: only {plural(self.moves, 'move')} played")
+        stock = self.state.plan.stock
+        before = len(self.state.piles[stock]) if stock is not None else 0
         for _ in range(times):
             move = self.state.pop()
             self.redo_stack.append(move)
         if times > 1:
             now = f"now at move {self.moves}" if self.moves else "back at the start"
             return f"took back {times} moves: {now} (redo plays them again one by one)"
-        return f"took back {describe(self.state, move)}"
+        what = f"took back {describe(self.state, move)}"
+        if move.kind == CARD and stock is not None and len(self.state.piles[stock]) > before:
+            what += f"; {card_symbol(self.state.piles[stock][-1])} goes back to the stock"  # the refill it set off
+        return what
 
     def redo(self) -> str:
         """Play again the last move taken back."""
