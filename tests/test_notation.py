@@ -208,7 +208,7 @@ def test_the_stock_is_only_dealt_from_and_its_card_stays_hidden() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         parse_move(state, "s")
     assert str(caught.value) == "illegal move: 's': the stock is only dealt from, with 'd'"
-    with pytest.raises(IllegalMoveError, match="the stock is only dealt from$"):
+    with pytest.raises(IllegalMoveError, match=r"the stock is only dealt from$"):
         parse_move(state, "s t0")
     with pytest.raises(IllegalMoveError, match="8♥ is not on top of a pile that plays"):
         parse_move(state, "8h")  # the stock's top card is face down: it does not play

@@ -319,10 +319,12 @@ def test_without_a_number_a_random_deal_is_drawn_and_shown(monkeypatch: pytest.M
     assert match is not None and 1 <= int(match.group(1)) <= 2**31 - 1
 
 
-def test_an_ambiguous_move_asks_which_pile() -> None:
-    game = Session(nearly_won_fan())
-    message = game.handle("t0").message
-    assert message.startswith("ambiguous move: 't0' could go to t2, t3,") and "say which" in message
+def test_a_lone_card_that_could_only_move_to_an_empty_pile_is_not_asked_where() -> None:
+    game = Session(nearly_won_fan())  # K♠ alone on t0, empty fans beside it: any of them is the same position
+    assert game.handle("t0").message == (
+        "illegal move: 't0': K♠ cannot go home now, and moving it alone to an empty pile changes nothing"
+    )
+    assert game.handle("t0 t2").message == "t0 t2: K♠"  # named, it goes
 
 
 def test_the_installed_script_plays_from_a_pipe() -> None:

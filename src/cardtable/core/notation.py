@@ -221,6 +221,15 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         return home[0]
     if len(moves) == 1:
         return moves[0]
+    if (
+        len(state.pile(source)) == 1
+        and state.spec.group(source.group).interchangeable
+        and all(m.target and m.target.group == source.group and not state.pile(m.target) for m in moves)
+    ):
+        raise IllegalMoveError(  # a lone card from one empty place to another: the same position
+            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} cannot go home now,"
+            " and moving it alone to an empty pile changes nothing"
+        )
     where = ", ".join(pile_code(state, m.target) for m in moves if m.target is not None)
     raise InvalidMoveError(
         f"ambiguous move: {text!r} could go to {where}: say which, like"
