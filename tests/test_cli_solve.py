@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 from typing import Final
 
-from cardtable import deal, load_game
+from cardtable import card_symbol, deal, load_game
 from cardtable.cli.play import Session
 from cardtable.formats import deal_to_json, read_solution, replay
 from test_cli import assert_fails, nearly_won, run, write
@@ -232,3 +232,22 @@ def test_ctrl_c_during_a_hint_in_play_stops_the_search_not_the_game() -> None:
     assert b"no hint: interrupted before the solver found a win" in stopped, stopped
     assert b"Aborted" not in stopped
     assert code == 0
+
+
+def test_a_solved_line_shows_the_fans_each_redeal_deals() -> None:
+    result = run("solve", "alexander-the-great-lucie", "1")
+    assert result.exit_code == 0
+    solution = read_solution(run("solve", "alexander-the-great-lucie", "1", "--json").output)
+    board = deal(load_game("alexander-the-great-lucie"), 1)
+    redeals = 0
+    for number, move in enumerate(solution.moves, 1):
+        board.push(move)
+        if move.kind == "redeal":
+            redeals += 1
+            fans = [" ".join(card_symbol(card) for card in fan) for fan in board.group("fan")]
+            block = result.output.split(f"{number}. redeal\n", 1)[1].splitlines()
+            assert block[0] == "   the fans are now:"
+            assert [line.split(None, 1) for line in block[1 : len(fans) + 1]] == [
+                [f"t{i}", fan] for i, fan in enumerate(fans)
+            ]
+    assert redeals, "deal 1's line goes through a redeal"

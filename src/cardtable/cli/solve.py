@@ -29,8 +29,8 @@ from cardtable.cli.info import (
 )
 from cardtable.cli.options import Seconds
 from cardtable.core.cards import card_symbol
-from cardtable.core.move import Move
-from cardtable.core.notation import move_text, plural
+from cardtable.core.move import REDEAL, Move, PileId
+from cardtable.core.notation import move_text, pile_code, plural
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_position
 from cardtable.games import find_game
@@ -86,14 +86,28 @@ def _names_a_deal(game: str, number: str) -> bool:
     return find_game(game) is not None or (number.isdigit() and not os_path.exists(number))
 
 
-def line_text(state: State, moves: list[Move]) -> list[str]:
-    """The moves in the terminal notation, numbered, replayed from ``state``."""
+def line_text(state: State, moves: list[Move]) -> str:
+    """The moves in the terminal notation, numbered, replayed from ``state``, a few to a line.
+
+    A redeal ends its line and is followed by the fans it deals, one a line,
+    since the moves after it name piles of the new fans.
+    """
     board = state.copy()
-    out = []
+    out: list[str] = []
+    items: list[str] = []
     for number, move in enumerate(moves, 1):
-        out.append(f"{number}. {move_text(board, move)}")
+        items.append(f"{number}. {move_text(board, move)}")
         board.push(move)
-    return out
+        if move.kind == REDEAL:
+            out += [_wrap(items), "   the fans are now:"]
+            fans = board.spec.groups[-1]
+            for index, fan in enumerate(board.group(fans.name)):
+                code = pile_code(board, PileId(fans.name, index))
+                out.append(f"     {code:<4} {' '.join(card_symbol(card) for card in fan)}")
+            items = []
+    if items:
+        out.append(_wrap(items))
+    return "\n".join(out)
 
 
 INTERRUPTED: Final = "interrupted"
@@ -217,7 +231,7 @@ def solve(
         else:
             click.echo(f"{label}: {verdict_line(result)}")
             if result.moves:
-                click.echo(_wrap(line_text(state, result.moves)))
+                click.echo(line_text(state, result.moves))
         _stop_if_interrupted(result)
 
 
