@@ -417,7 +417,10 @@ class Session:
         if state.plan.stock is not None:
             lines.append("  d        deal a card from the stock onto the waste (Enter alone does too)")
         if state.spec.redeals:
-            lines.append("  redeal   gather the fans, shuffle and deal them again (only when allowed)")
+            lines.append(
+                f"  redeal   gather the fans, shuffle and deal them again (rd for short; {plural(state.spec.redeals, 'redeal')}"
+                f" a game, {'at any time' if state.spec.redeal_anytime else 'only when no other move is possible'})"
+            )
         lines.append(f"Piles: {pile_ranges(state)}")
         lines.append(
             "Commands: undo [N] (u), redo, restart, hint, auto, moves (m), save [FILE], stats, help (h, ?), quit (q, exit)"
