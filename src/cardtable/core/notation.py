@@ -191,13 +191,10 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         and m.source == source
         and (group is None or (m.target is not None and m.target.group == group))
     ]
-    if moves and group is None and source.group == "foundation":  # "home" means nothing for a card home
-        other = moves[0].target
-        assert other is not None
-        example = f"{pile_code(state, source)} {pile_code(state, other)}"
+    if group is None and source.group == "foundation" and state.pile(source):  # "home" means nothing here
+        off = f"; to move it off, name both piles, like '{move_text(state, moves[0])}'" if moves else ""
         raise IllegalMoveError(
-            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} is already home;"
-            f" to move it off, name both piles, like '{example}'"
+            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} is already home{off}"
         )
     if not moves:
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
