@@ -105,3 +105,32 @@ def test_a_signal_the_process_was_started_ignoring_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_only_the_first_termination_signal_is_raised() -> None:
+    """A second SIGHUP or SIGTERM while the first is handled must not cut short what the first set off."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(
+                """
+                import os, signal, time
+                from cardtable.interrupts import Terminated, ended_as_ctrl_c
+                with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
+                    try:
+                        os.kill(os.getpid(), signal.SIGHUP)
+                        time.sleep(5)
+                    except Terminated as first:
+                        os.kill(os.getpid(), signal.SIGHUP)  # as a closing window may send it again
+                        os.kill(os.getpid(), signal.SIGTERM)
+                        time.sleep(0.2)
+                        print("kept after", first.args[0], flush=True)
+                """
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "kept after SIGHUP\n"), done.stderr

@@ -775,3 +775,21 @@ def test_enter_alone_with_the_stock_out_says_so() -> None:
     game = Session(acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], rest="waste"))
     assert game.handle("").message == "the stock is empty: Enter alone deals only while it has cards"
     assert session("fan", 1).handle("").message == ""  # no stock: a blank line is just a blank line
+
+
+def test_a_terminal_gone_in_the_middle_of_a_line_still_keeps_the_game(tmp_path: Path) -> None:
+    game = session("fan", 1)
+    game.handle("t10 f0")
+    game.scorebook = Scorebook.open(tmp_path / "db.sqlite")
+
+    def gone(prompt: str) -> str | None:
+        raise OSError(5, "Input/output error")  # what reading a closed terminal gives
+
+    out = Console(file=io.StringIO(), width=120, highlight=False, markup=False, soft_wrap=True)
+    try:
+        with pytest.raises(OSError, match="Input/output error"):
+            run_session(game, gone, out)
+        (record,) = game.scorebook.store.finished(TERMINAL_PLAYER)
+    finally:
+        game.scorebook.close()
+    assert (record.status, len(record.moves)) == ("abandoned", 1)

@@ -22,23 +22,26 @@ INTERRUPTED_EXIT: Final = 128 + signal.SIGINT
 
 
 @contextmanager
-def ctrl_c_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C for the duration, then restore what handled it before.
+def ctrl_c_ignored(*also: int) -> Iterator[None]:
+    """Ignore Ctrl-C, and the signals ``also``, for the duration, then restore what handled them before.
 
-    Processes started meanwhile keep it ignored (an ignored signal stays so
-    across exec), which is how the survey leaves Ctrl-C to its parent alone;
-    the terminal game uses it so that a second Ctrl-C cannot cut short the note
-    and the record of a game it is ending. Only the main thread may set signal
-    handlers; elsewhere this does nothing.
+    Processes started meanwhile keep them ignored (an ignored signal stays so
+    across exec), which is how the survey leaves Ctrl-C to its parent alone.
+    The terminal game ignores SIGTERM and SIGHUP too while it ends a game, so
+    that a second signal cannot cut short the note and the record of the game:
+    a closed terminal window sends SIGHUP once as it closes and may send it
+    again. Only the main thread may set signal handlers; elsewhere this does
+    nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, *also)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def exit_with_parent() -> None:
@@ -77,11 +80,20 @@ class Terminated(KeyboardInterrupt):
 def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
     """Within it, the signals ``signums`` raise :class:`Terminated` in the main thread; their handlers are restored after.
 
-    A signal the process was started ignoring (``nohup`` ignores SIGHUP) stays ignored.
+    Only the first is raised: the command is then on its way out, keeping what it
+    has done, and a second would cut that short wherever it landed. A closed
+    terminal window sends SIGHUP as it closes and may send it again, and the
+    terminal game lost its record about one time in three to the second (the
+    test of a closed window caught it). A signal the process was started
+    ignoring (``nohup`` ignores SIGHUP) stays ignored.
     """
+    raised = False
 
     def terminate(signum: int, frame: object) -> None:
-        raise Terminated(signum)
+        nonlocal raised
+        if not raised:
+            raised = True
+            raise Terminated(signum)
 
     # a signal ignored from the start stays ignored: nohup stays nohup
     taken = [signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN]

@@ -591,15 +591,16 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
         _answer(session, read, out)
     except KeyboardInterrupt as interrupted:
         stop = interrupted
-    with ctrl_c_ignored():
-        try:
-            if stop is not None:
-                _leave(session, out)
-        except OSError:
-            if not isinstance(stop, Terminated):
-                raise  # a terminal closed (SIGHUP) takes nothing more, but the game is still kept
-        finally:
-            _keep(session, out)
+    finally:  # whatever ends the session, a terminal gone in the middle of a line included
+        with ctrl_c_ignored(signal.SIGTERM, signal.SIGHUP):  # a second signal must not cut the record short
+            try:
+                if stop is not None:
+                    _leave(session, out)
+            except OSError:
+                if not isinstance(stop, Terminated):
+                    raise  # a terminal closed (SIGHUP) takes nothing more, but the game is still kept
+            finally:
+                _keep(session, out)
     if isinstance(stop, Terminated):
         raise stop
 
