@@ -13,6 +13,7 @@ from cardtable import State, deal, load_game
 from cardtable.core.move import Move
 from cardtable.formats import Solution, replay
 from cardtable.solver import Limit, SolveResult, solve
+from cardtable.solver.search import Status
 from cardtable.solver.rewind import Walk, WayBack, position_back, single_steps, way_back
 from helpers import ALEXANDER, FAN, FAST, LUCIE
 
@@ -94,10 +95,10 @@ def test_the_positions_undo_brings_back_are_copies_and_the_last_is_the_deal() ->
 def walked(verdicts: str) -> tuple[WayBack, list[int]]:
     """A walk over positions whose verdicts are given latest first ('L' lost, 'W' won, '?' undecided), and the order it asked."""
     walk, asked = Walk(len(verdicts)), []
-    names = {"L": "unwinnable", "W": "won", "?": "unknown"}
+    names: dict[str, Status] = {"L": "unwinnable", "W": "won", "?": "unknown"}
     while (back := walk.next()) is not None:
         asked.append(back)
-        walk.judged(back, names[verdicts[back - 1]], reason="searched 5 positions")  # type: ignore[arg-type]
+        walk.judged(back, names[verdicts[back - 1]], reason="searched 5 positions")
     return walk.answer(), asked
 
 

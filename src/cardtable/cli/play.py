@@ -582,7 +582,8 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
     click's "Aborted!", which would lose both. So does SIGTERM or SIGHUP (the
     terminal window closed) where ``play`` lets them raise :class:`Terminated`,
     which is raised again once the game is kept, for the process to exit with
-    the signal's code.
+    the signal's code. Whatever ends the session, an error included (a terminal
+    gone in the middle of a line), the game is kept.
     """
     _say(out, session.greeting())
     stop: KeyboardInterrupt | None = None
