@@ -13,8 +13,8 @@ from cardtable import State, deal, load_game
 from cardtable.core.move import Move
 from cardtable.formats import Solution, replay
 from cardtable.solver import Limit, SolveResult, solve
-from cardtable.solver.search import Status
 from cardtable.solver.rewind import Walk, WayBack, position_back, single_steps, way_back
+from cardtable.solver.search import Status
 from helpers import ALEXANDER, FAN, FAST, LUCIE
 
 BUDGET = Limit(states=5_000)
