@@ -31,6 +31,7 @@ from cardtable.cli.play import PROMPT, Session
 from cardtable.cli.stats import TERMINAL_PLAYER, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.formats import deal_to_dict
+from cardtable.server.solving import Budgets
 from cardtable.store import GameStats, Store
 from test_cli import NO_COLOUR_SETTINGS, script
 from test_play import BYE, nearly_won_fan
@@ -328,7 +329,7 @@ def test_save_expands_the_home_directory(tmp_path: Path, monkeypatch: pytest.Mon
 def _deals_drawn(monkeypatch: pytest.MonkeyPatch, *numbers: int) -> None:
     """The random deals ``play --winnable`` draws, in order: these, the last one again and again."""
     drawn = iter(numbers)
-    monkeypatch.setattr(play_module, "_random_deal", lambda: next(drawn, numbers[-1]))
+    monkeypatch.setattr(play_module, "random_deal", lambda: next(drawn, numbers[-1]))
 
 
 def test_winnable_plays_the_first_deal_drawn_that_the_solver_proves_winnable(
@@ -365,6 +366,11 @@ def test_winnable_says_which_deal_it_plays_when_none_drawn_is_proved_winnable(
     assert result.exit_code == 0, result.output
     assert f"None of the 3 deals tried was proved winnable within {told}" in " ".join(result.output.split())
     assert f"{game} deal {number}: play it again with cardtable play {game} {number}." in result.output
+
+
+def test_winnable_draws_as_the_browsers_winnable_only_games_do() -> None:
+    budgets = Budgets()
+    assert (budgets.deals, budgets.per_deal) == (play_module.WINNABLE_TRIES, play_module.WINNABLE_SECONDS)
 
 
 @pytest.mark.parametrize("args", [["fan", "3"], ["saved.json"]])

@@ -30,7 +30,7 @@ from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_
 from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, was_interrupted, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL, deal
+from cardtable.core.deals import deal, random_deal
 from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
@@ -716,9 +716,7 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
     elif number is None:
         try:
             session = (
-                _winnable_session(game, out)
-                if winnable
-                else Session(numbered_deal(game, str(_random_deal())))
+                _winnable_session(game, out) if winnable else Session(numbered_deal(game, str(random_deal())))
             )
         except UnknownGameError as error:  # a mistyped save's name reads as a game id
             raise UnknownGameError(f"{error}, and there is no file {game!r} to play on from") from None
@@ -742,10 +740,6 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
             session.scorebook.close()
 
 
-def _random_deal() -> int:
-    return MIN_DEAL + secrets.randbelow(MAX_DEAL)
-
-
 def _winnable_session(game: str, out: Console) -> Session:
     """A session of a random deal the solver proves winnable, its line remembered for the first hint.
 
@@ -758,7 +752,7 @@ def _winnable_session(game: str, out: Console) -> Session:
     _say(out, f"Looking for a deal of {spec.id} that the solver proves winnable...")
     undecided: State | None = None
     for tried in range(1, WINNABLE_TRIES + 1):
-        state = deal(spec, _random_deal())
+        state = deal(spec, random_deal())
         result = solve(state, Limit(seconds=WINNABLE_SECONDS))
         if result.status == "won":
             session = Session(state)

@@ -15,6 +15,7 @@ The deal's seed is ``n`` as well; it fixes the shuffles of later redeals.
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Final
 
 from cardtable.core.cards import DECK, Card
@@ -25,6 +26,8 @@ from cardtable.core.state import State
 
 MIN_DEAL: Final = 1
 MAX_DEAL: Final = 2**31 - 1
+RANDOM_DEALS: Final = 999_999
+"""A deal drawn at random is one from 1 to this: short enough to read out and type again."""
 
 
 def check_deal_number(number: int) -> int:
@@ -90,3 +93,8 @@ def deal(spec: GameSpec, number: int) -> State:
         else:
             piles += [[] for _ in range(group.count)]
     return State(spec, piles, seed=number, deal_number=number)
+
+
+def random_deal() -> int:
+    """A deal number for a new game when none is asked for, in the terminal and the browser alike."""
+    return secrets.randbelow(RANDOM_DEALS) + 1

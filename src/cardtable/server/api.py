@@ -12,7 +12,7 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from cardtable.core.deals import deal
+from cardtable.core.deals import deal, random_deal
 from cardtable.core.errors import CardtableError, InvalidDealError, UnknownGameError
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text, parse_move, with_codes
@@ -32,7 +32,7 @@ from cardtable.server.models import (
 from cardtable.server.play import Play
 from cardtable.server.players import player
 from cardtable.server.plays import NotFoundError, Plays
-from cardtable.server.solving import Solver, Verdict, random_deal
+from cardtable.server.solving import Solver, Verdict
 from cardtable.server.view import move_view, play_view
 from cardtable.solver.rewind import WayBack
 from cardtable.store import game_stats

@@ -10,7 +10,6 @@ along it, so asking for hint after hint while following the line costs nothing.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -18,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cardtable.core.deals import deal
+from cardtable.core.deals import deal, random_deal
 from cardtable.core.errors import CardtableError
 from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
@@ -31,8 +30,6 @@ from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
 """Positions whose verdicts the server remembers, among all its players (see :class:`Known`)."""
-RANDOM_DEALS: Final = 999_999
-"""New games draw deal numbers from 1 to this: short enough to read out and type again."""
 
 
 class SolverBusyError(CardtableError):
@@ -83,11 +80,6 @@ class DealSearch:
             f"no deal proved winnable in {self.seconds:.0f} s ({self.tried} tried);"
             f" deal {self.number} may or may not be winnable"
         )
-
-
-def random_deal() -> int:
-    """A deal number for a new game."""
-    return secrets.randbelow(RANDOM_DEALS) + 1
 
 
 def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict[str, Any]:
