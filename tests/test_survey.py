@@ -24,7 +24,7 @@ from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
-from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError
+from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError, remove_if_empty
 from cardtable.survey.task import Budget, Outcome, line_moves, solve_deal
 
 FAN = load_game("fan")
@@ -178,6 +178,17 @@ def test_two_stores_share_one_file(tmp_path: Path) -> None:
         assert [o.deal for o in second.outcomes("fan", 1)] == [1, 2, 3]
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_only_a_database_holding_no_result_is_removed(tmp_path: Path) -> None:
+    empty, kept = tmp_path / "empty.sqlite", tmp_path / "kept.sqlite"
+    with ResultStore(empty), ResultStore(kept) as store:
+        store.add("fan", outcome(1), SMALL)
+    remove_if_empty(empty)
+    remove_if_empty(kept)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.sqlite"]
+    with ResultStore(kept, create=False) as read:
+        assert verdicts(read) == [(1, "won", 100, 40)]
 
 
 def test_reading_needs_an_existing_survey(tmp_path: Path) -> None:

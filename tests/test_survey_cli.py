@@ -673,7 +673,7 @@ def test_what_names_no_scheduler_is_refused_before_a_database_is_made(tmp_path: 
     assert not (tmp_path / "s.sqlite").exists()
 
 
-def test_a_scheduler_not_there_is_one_line_and_leaves_no_client_behind(tmp_path: Path) -> None:
+def test_a_scheduler_not_there_is_one_line_and_leaves_no_client_or_database_behind(tmp_path: Path) -> None:
     from distributed import Client
 
     result = run(  # nothing listens there: Dask tries for 10 s
@@ -687,6 +687,7 @@ def test_a_scheduler_not_there_is_one_line_and_leaves_no_client_behind(tmp_path:
         "tcp://127.0.0.1:1",
     )
     assert_fails(result, "cannot use the Dask scheduler 'tcp://127.0.0.1:1'")
+    assert not list(tmp_path.iterdir())  # the database it made for the survey is gone again
     # A half-built client left to the garbage collector closes itself at a random moment,
     # in a random thread, and so once deadlocked the next survey's LocalCluster start.
     assert not [thing for thing in gc.get_objects() if isinstance(thing, Client)]

@@ -45,10 +45,17 @@ from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, read_only_folder
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-from cardtable.survey.executors import LOCAL, check_scheduler, default_workers, executor
+from cardtable.survey.executors import LOCAL, SchedulerError, check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.stats import Summary, summarize
-from cardtable.survey.store import ROW_COLUMNS, ResultStore, SettingsUsed, SurveyDatabaseError, default_path
+from cardtable.survey.store import (
+    ROW_COLUMNS,
+    ResultStore,
+    SettingsUsed,
+    SurveyDatabaseError,
+    default_path,
+    remove_if_empty,
+)
 from cardtable.survey.task import Budget, Outcome, line_moves
 
 
@@ -128,15 +135,22 @@ def survey(
         raise OptionConflictError(
             f"--workers {workers} starts workers here; the cluster at {scheduler} has its own: leave it out"
         )
-    with ResultStore(_store_path(db)) as store:
-        job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
-        try:
-            with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
-                _run(job, scheduler, workers or default_workers())
-        except KeyboardInterrupt as stop:
-            how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"
-            click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
-            sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED_EXIT)
+    path = _store_path(db)
+    made_here = not path.exists()
+    try:
+        with ResultStore(path) as store:
+            job = Survey(store, spec, deals, budget, retry_unknown=retry_unknown)
+            try:
+                with ended_as_ctrl_c(signal.SIGTERM, signal.SIGHUP):
+                    _run(job, scheduler, workers or default_workers())
+            except KeyboardInterrupt as stop:
+                how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"
+                click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
+                sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED_EXIT)
+    except SchedulerError:
+        if made_here:  # a survey that never started leaves no empty database behind
+            remove_if_empty(path)
+        raise
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
     click.echo(f"results in {store.path}")
 

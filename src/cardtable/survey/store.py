@@ -370,6 +370,20 @@ def _patiently(run: Callable[[], object]) -> None:
             time.sleep(0.05)
 
 
+def remove_if_empty(path: Path) -> None:
+    """Remove the survey database at ``path``, with the files SQLite keeps beside it, if it holds no result.
+
+    What a survey calls on a database it made itself and then could not start
+    on (a Dask scheduler out of reach), so that a failed start leaves no empty
+    file behind for ``report`` to find. A database holding any result is kept.
+    """
+    with ResultStore(path, create=False) as store:
+        if store.games():
+            return
+    for made in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        made.unlink(missing_ok=True)
+
+
 def _check_file(path: Path, create: bool) -> None:
     """Refuse a missing file (unless creating) or one that is not SQLite, before SQLite opens it."""
     if not path.exists():
