@@ -109,6 +109,24 @@ def test_openapi_schema_lists_every_endpoint(client: TestClient) -> None:
         assert path in paths
 
 
+def test_the_api_reference_is_a_page_of_our_own_that_needs_nothing_from_elsewhere(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    response = client.get("/docs")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    page = response.text
+    for path, methods in schema["paths"].items():
+        for method in methods:
+            assert f"{method.upper()}</span> <code>{path}</code>" in page
+    for name in schema["components"]["schemas"]:
+        assert f'id="{name}"' in page and f'href="#{name}"' in page
+    assert (
+        "<code>text</code>" in page and "terminal notation: t3 f1" in page
+    )  # a body's field, with its meaning
+    assert "://" not in page  # no script, style or font from a CDN
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    assert client.get("/redoc").status_code == 404
+
+
 # -- starting games --------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -28,6 +28,7 @@ from cardtable.server.api import router
 from cardtable.server.guard import Guard
 from cardtable.server.players import welcome
 from cardtable.server.plays import Plays
+from cardtable.server.reference import api_reference
 from cardtable.server.solving import Budgets, Solver
 from cardtable.store import Store
 
@@ -64,6 +65,8 @@ def create_app(
         version=cardtable.__version__,
         summary="Play patience games in the browser: Alexander the Great, its Lucie form, Acey and Kingsley.",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc come from a CDN: /docs is our own page instead
+        redoc_url=None,
     )
     app.state.plays = Plays(store)
     app.state.solver = solver
@@ -77,7 +80,7 @@ def create_app(
 
 
 def _pages(app: FastAPI) -> None:
-    """The two pages; each visit makes sure the browser has its player cookie."""
+    """The two pages, each visit making sure the browser has its player cookie, and the API's reference."""
 
     def page(name: str) -> Callable[[Request], FileResponse]:
         def serve(request: Request) -> FileResponse:
@@ -91,3 +94,7 @@ def _pages(app: FastAPI) -> None:
         app.api_route(path, methods=["GET", "HEAD"], include_in_schema=False)(page(name))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs() -> str:
+        return api_reference(app.openapi())
