@@ -12,7 +12,7 @@ import re
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_dict, move_to_dict
@@ -242,6 +242,20 @@ def test_keys_and_the_move_box(page: Page) -> None:
     page.keyboard.press("n")
     table_at(page, moves=0)
     assert page.get_attribute("#table", "data-deal") != "10"
+
+
+def test_a_move_typed_before_the_game_is_on_the_table_is_told_to_wait_and_kept(page: Page) -> None:
+    held: list[Route] = []
+    page.route("**/api/plays/current*", lambda route: held.append(route))  # the page's game, held back
+    page.goto("/")
+    until(page, lambda: bool(held))
+    page.fill("#command", "t0")
+    page.keyboard.press("Enter")
+    expect(page.locator("#toast")).to_have_text("no game on the table yet: try again in a moment")
+    expect(page.locator("#command")).to_have_value("t0")
+    held[0].continue_()
+    page.unroute("**/api/plays/current*")
+    table_at(page, moves=0)
 
 
 def test_double_click_sends_a_card_home_and_autoplay_follows(page: Page) -> None:

@@ -231,8 +231,15 @@ function sendHome(from, started) {
   return Promise.resolve(false);
 }
 
+/** Whether a game is on the table to act on. Before the page has fetched one, an action (a move
+ *  typed at once, a key) is told to wait rather than dropped without a word. */
+function onTable() {
+  if (!page.view) toast("no game on the table yet: try again in a moment");
+  return Boolean(page.view);
+}
+
 async function sendMove(body, started, clicked = false) {
-  if (!page.view) return false;
+  if (!onTable()) return false;
   stopShow();
   try {
     const board = page.view.board; // cards moved elsewhere meanwhile: the move is refused (409)
@@ -271,7 +278,7 @@ function act(path, motion, query = {}) {
 }
 
 async function sendAction(path, motion, query) {
-  if (!page.view) return;
+  if (!onTable()) return;
   stopShow();
   const params = new URLSearchParams({ board: page.view.board, ...query });
   try {
@@ -339,7 +346,7 @@ async function busy(work) {
 }
 
 async function ask(path, thinking) {
-  if (!page.view) return null;
+  if (!onTable()) return null;
   const id = page.view.id;
   toast(thinking, 30);
   return busy(async () => {
