@@ -256,13 +256,20 @@ def test_an_output_without_the_card_symbols_is_one_line_not_a_traceback() -> Non
 
 def test_the_statistics_fit_80_columns_with_a_long_game_id() -> None:
     long_id = "alexander-the-great-lucie(redeal_anytime=true)"
-    table = stats_table([GameStats("fan", 12, 5, 2, 3), GameStats(long_id, 4, 1, 0, 1)]).splitlines()
+    table = stats_table(
+        [
+            GameStats("fan", 12, 5, 2, 3),
+            GameStats(long_id, 4, 1, 0, 1),
+            GameStats("fan", 1, 1, 1, 1, positions=True),
+        ]
+    ).splitlines()
     assert max(map(len, table)) <= 80
     assert table == [
-        "game  played    won  win rate  streak  best streak",
-        "fan       12      5     41.7%       2            3",
+        "game                 played    won  win rate  streak  best streak",
+        "fan                      12      5     41.7%       2            3",
         long_id,
-        "           4      1     25.0%       0            1",
+        "                          4      1     25.0%       0            1",
+        "fan (own positions)       1      1    100.0%       1            1",
     ]
 
 

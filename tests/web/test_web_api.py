@@ -578,6 +578,7 @@ def test_a_won_game_counts_and_is_closed(client: TestClient) -> None:
             "win_rate": 1.0,
             "current_streak": 1,
             "best_streak": 1,
+            "positions": True,  # a position of one's own, not a deal: a row apart
         }
     ]
     assert stats["history"][0]["status"] == "won" and stats["history"][0]["moves"] == 9

@@ -15,12 +15,14 @@ from cardtable.store import ConflictError, PlayRecord, Store, game_stats
 from cardtable.store.schema import VERSION
 
 
-def record(play_id: str, *, game: str = "fan", status: str = "playing", at: float = 1.0) -> PlayRecord:
+def record(
+    play_id: str, *, game: str = "fan", status: str = "playing", at: float = 1.0, deal: int | None = 7
+) -> PlayRecord:
     return PlayRecord(
         id=play_id,
         player="p",
         game=game,
-        deal=7,
+        deal=deal,
         start={"game": game},
         status=status,  # type: ignore[arg-type]
         created=at,
@@ -88,6 +90,13 @@ def test_streaks_follow_the_order_games_finished() -> None:
     assert (other.game, other.played, other.won) == ("other", 1, 1)
     assert (fan.played, fan.won, fan.current_streak, fan.best_streak) == (8, 6, 1, 3)
     assert fan.win_rate == 0.75
+
+
+def test_games_from_positions_of_ones_own_are_counted_apart_from_the_deals() -> None:
+    plays = [record("lost", status="lost", at=1), record("won", status="won", at=2, deal=None)]
+    deals, positions = game_stats(plays)
+    assert (deals.game, deals.positions, deals.played, deals.won) == ("fan", False, 1, 0)
+    assert (positions.game, positions.positions, positions.played, positions.won) == ("fan", True, 1, 1)
 
 
 def test_a_newer_schema_is_not_touched(tmp_path: Path) -> None:

@@ -96,13 +96,14 @@ def stats_table(stats: list[GameStats]) -> str:
     """
     if not stats:
         return "No game finished in the terminal yet: won, lost and abandoned games count."
-    width = max([len("game"), *(len(s.game) for s in stats if len(s.game) <= GAME_COLUMN)])
+    names = [f"{s.game} (own positions)" if s.positions else s.game for s in stats]
+    width = max([len("game"), *(len(name) for name in names if len(name) <= GAME_COLUMN)])
     lines = [f"{'game':<{width}}  played    won  win rate  streak  best streak"]
-    for s in stats:
-        if len(s.game) > width:
-            lines.append(s.game)
+    for name, s in zip(names, stats, strict=True):
+        if len(name) > width:
+            lines.append(name)
         lines.append(
-            f"{s.game if len(s.game) <= width else '':<{width}}  {s.played:>6}  {s.won:>5}  {s.win_rate:>8.1%}"
+            f"{name if len(name) <= width else '':<{width}}  {s.played:>6}  {s.won:>5}  {s.win_rate:>8.1%}"
             f"  {s.current_streak:>6}  {s.best_streak:>11}"
         )
     return "\n".join(lines)
@@ -124,7 +125,8 @@ def stats(db: Path | None) -> None:
     """Show the statistics of the games played in the terminal: played, won, win rate and streaks, per game.
 
     A game counts once it is won, lost, or left with moves played or taken back that were not saved;
-    a game saved to a file counts when it ends after being resumed. The browser's
+    a game saved to a file counts when it ends after being resumed. Games started from a
+    position file have rows of their own, apart from the deals. The browser's
     games keep their own statistics, on its Statistics page.
     """
     path = db_path(db)

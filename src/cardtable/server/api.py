@@ -303,6 +303,7 @@ def stats(who: Player, plays: PlaysDep) -> StatsView:
                 win_rate=round(s.win_rate, 4),
                 current_streak=s.current_streak,
                 best_streak=s.best_streak,
+                positions=s.positions,
             )
             for s in game_stats(store.finished(who))
         ],

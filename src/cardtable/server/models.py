@@ -168,6 +168,9 @@ class GameStatsView(BaseModel):
     win_rate: float
     current_streak: int
     best_streak: int
+    positions: bool = Field(
+        description="the games started from positions of the player's own, kept apart from the deals"
+    )
 
 
 class PastPlay(BaseModel):

@@ -17,6 +17,8 @@ class GameStats:
     won: int
     current_streak: int
     best_streak: int
+    positions: bool = False
+    """Whether these are the games started from positions of the player's own, not from deals."""
 
     @property
     def win_rate(self) -> float:
@@ -28,18 +30,21 @@ def game_stats(plays: Iterable[PlayRecord]) -> list[GameStats]:
     """The statistics of each game among ``plays``, finished ones only, oldest first.
 
     A streak is a run of wins in the order the plays finished; a loss or an
-    abandoned play ends it. Games are listed in the order first played.
+    abandoned play ends it. Games are listed in the order first played. The
+    plays of a game started from positions of the player's own (no deal
+    number) have a row of their own: a position set up one move from the end
+    says nothing of how often the game's deals are won.
     """
-    runs: dict[str, list[bool]] = {}
+    runs: dict[tuple[str, bool], list[bool]] = {}
     for play in sorted(plays, key=lambda p: (p.finished or p.updated, p.created)):
         if play.status in FINISHED:
-            runs.setdefault(play.game, []).append(play.status == "won")
-    return [_stats(game, results) for game, results in runs.items()]
+            runs.setdefault((play.game, play.deal is None), []).append(play.status == "won")
+    return [_stats(game, positions, results) for (game, positions), results in runs.items()]
 
 
-def _stats(game: str, results: list[bool]) -> GameStats:
+def _stats(game: str, positions: bool, results: list[bool]) -> GameStats:
     best = current = 0
     for won in results:
         current = current + 1 if won else 0
         best = max(best, current)
-    return GameStats(game, len(results), sum(results), current, best)
+    return GameStats(game, len(results), sum(results), current, best, positions)

@@ -42,7 +42,7 @@ async function main() {
   for (const g of stats.games) {
     games.append(
       row(
-        [g.name, g.played, g.won, `${Math.round(g.win_rate * 100)}%`, g.current_streak, g.best_streak],
+        [g.positions ? `${g.name} (own positions)` : g.name, g.played, g.won, `${Math.round(g.win_rate * 100)}%`, g.current_streak, g.best_streak],
         ["", "n", "n", "n", "n", "n"],
       ),
     );
