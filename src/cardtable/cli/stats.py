@@ -126,7 +126,7 @@ def stats(db: Path | None) -> None:
 
     A game counts once it is won, lost, or left with moves played or taken back that were not saved;
     a game saved to a file counts when it ends after being resumed. Games started from a
-    position file have rows of their own, apart from the deals. The browser's
+    position with no deal number have rows of their own, apart from the deals. The browser's
     games keep their own statistics, on its Statistics page.
     """
     path = db_path(db)
