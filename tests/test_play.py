@@ -30,6 +30,7 @@ from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.errors import NothingToDoError
 from cardtable.formats import read_deal, read_saved_game
 from cardtable.interrupts import Terminated
+from cardtable.render.text import wrap
 from cardtable.solver.rewind import WayBack
 from cardtable.store import Store
 from helpers import acey_position
@@ -212,10 +213,14 @@ def test_help_names_this_games_piles_and_moves() -> None:
     assert "redeal" in session("alexander-the-great-lucie", 1).help()
 
 
-def test_moves_lists_the_legal_moves_in_the_notation() -> None:
-    assert session("alexander-the-great", 1).legal() == (
-        "Legal moves: t1 f1, t1 t3, t2 t4, t3 t1, t4 t2, t6 t8, t8 t6"
-    )
+def test_moves_lists_the_legal_moves_in_the_notation_never_split_by_wrapping() -> None:
+    legal = session("alexander-the-great", 1).legal()
+    assert wrap(legal, None) == "Legal moves: t1 f1, t1 t3, t2 t4, t3 t1, t4 t2, t6 t8, t8 t6"
+    assert wrap(legal, 24).splitlines() == [
+        "Legal moves: t1 f1,",
+        "t1 t3, t2 t4, t3 t1,",
+        "t4 t2, t6 t8, t8 t6",
+    ]
 
 
 def test_every_command_word_answers() -> None:
@@ -346,7 +351,10 @@ def test_a_position_without_a_deal_number_has_no_replay_command() -> None:
 
 
 def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
-    assert Session(nearly_won_fan()).hint() == "play t1 f3 (Q♠): the game can still be won in 2 moves"
+    assert (
+        wrap(Session(nearly_won_fan()).hint(), None)
+        == "play t1 f3 (Q♠): the game can still be won in 2 moves"
+    )
     assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
     assert "hint" in COMMANDS
 
@@ -488,14 +496,14 @@ def test_hints_followed_lead_along_one_line_to_the_win() -> None:
     game = Session(deal(load_game("alexander-the-great"), 1))
     for text in SEESAW:
         game.play(text)
-    first = game.hint()
+    first = wrap(game.hint(), None)
     moves = re.fullmatch(r"play (t\d+ [tf]\d+) \(.+\): the game can still be won in (\d+) moves", first)
     assert moves is not None, first
     game.play(moves[1])
     game.undo()
-    assert game.hint() == first  # a position on the line is known, coming back to it too
+    assert wrap(game.hint(), None) == first  # a position on the line is known, coming back to it too
     for _ in range(int(moves[2])):
-        hinted = re.match(r"play (t\d+ [tf]\d+) ", game.hint())
+        hinted = re.match(r"play (t\d+ [tf]\d+) ", wrap(game.hint(), None))
         assert hinted is not None
         game.play(hinted[1])
     assert game.state.is_won()

@@ -31,6 +31,7 @@ from cardtable.cli.play import PROMPT, Session
 from cardtable.cli.stats import TERMINAL_PLAYER, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.formats import deal_to_dict
+from cardtable.render.text import wrap
 from cardtable.server.solving import Budgets
 from cardtable.store import GameStats, Store
 from test_cli import NO_COLOUR_SETTINGS, script
@@ -288,9 +289,9 @@ def test_a_game_with_options_keeps_cardtable_stats_within_80_columns(tmp_path: P
 
 def test_a_hint_counts_its_moves_in_good_english_and_names_piles_by_code() -> None:
     game = Session(nearly_won_fan())
-    assert game.hint() == "play t1 f3 (Q♠): the game can still be won in 2 moves"
+    assert wrap(game.hint(), None) == "play t1 f3 (Q♠): the game can still be won in 2 moves"
     game.play("t1")
-    assert game.hint() == "play t0 f3 (K♠): the game can still be won in 1 move"
+    assert wrap(game.hint(), None) == "play t0 f3 (K♠): the game can still be won in 1 move"
 
 
 def test_illegal_moves_name_piles_by_the_codes_the_player_types() -> None:

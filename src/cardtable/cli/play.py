@@ -46,7 +46,7 @@ from cardtable.formats import (
 )
 from cardtable.games import find_game, load_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
-from cardtable.render.text import HEADINGS, console, fitting_width, layout, wrap
+from cardtable.render.text import HEADINGS, console, fitting_width, glued, layout, wrap
 from cardtable.solver import Limit, SolveResult, solve
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
@@ -470,7 +470,7 @@ class Session:
 
     def legal(self) -> str:
         """Every legal move in the short notation: a hint, and a way to learn it."""
-        texts = [move_text(self.state, move) for move in self.state.legal_moves]
+        texts = [glued(move_text(self.state, move)) for move in self.state.legal_moves]
         return "Legal moves: " + (", ".join(texts) if texts else "none")
 
 
@@ -485,8 +485,8 @@ def _common_start(line: tuple[Move, ...], other: tuple[Move, ...]) -> int:
 
 
 def _hinted(state: State, move: Move) -> str:
-    """A move as typed, and the card it moves if it is face up: ``t3 f1 (7♣)``, ``d``."""
-    return move_text(state, move) + (f" ({card_symbol(move.card)})" if move.card is not None else "")
+    """A move as typed, and the card it moves if it is face up: ``t3 f1 (7♣)``, ``d``; one word to :func:`wrap`."""
+    return glued(move_text(state, move) + (f" ({card_symbol(move.card)})" if move.card is not None else ""))
 
 
 def describe(state: State, move: Move) -> str:

@@ -136,17 +136,28 @@ def _cell(card: Card | None, *, top: bool) -> Text:
     return Text.assemble((symbol, style.strip()), " " * (CELL - len(symbol)))
 
 
+GLUE: Final = "\u00a0"
+"""A space :func:`wrap` never breaks at, and prints as a plain space: what holds ``t3 f1`` together."""
+
+
+def glued(text: str) -> str:
+    """``text`` with its spaces made :data:`GLUE`, so that :func:`wrap` keeps it on one line."""
+    return text.replace(" ", GLUE)
+
+
 def wrap(text: str, width: int | None) -> str:
     """``text`` with each of its lines wrapped between words to ``width`` columns (None: left whole).
 
     A line of a two-column list (``  t3       the top card of t3 ...``) goes on
     under its second column, other indented lines under their indent. Words are
-    never broken, not even at hyphens (``f0-f3``): one longer than the width (a
-    path) stands alone on its line, folded at the edge.
+    never broken, not even at hyphens (``f0-f3``), nor words :func:`glued`
+    together (a move, ``t3 f1``): one longer than the width (a path) stands
+    alone on its line, folded at the edge. Glued words come out with plain
+    spaces, wrapped or not, so that what is copied from the screen can be typed.
     """
-    if width is None:
-        return text
-    return "\n".join(_wrapped_line(line, width) for line in text.split("\n"))
+    if width is not None:
+        text = "\n".join(_wrapped_line(line, width) for line in text.split("\n"))
+    return text.replace(GLUE, " ")
 
 
 _SECOND_COLUMN: Final = re.compile(r"^(\s+\S.*?\s{2,})(?=\S)")
