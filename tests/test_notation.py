@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable import IllegalMoveError, InvalidMoveError, Move, PileId, State, deal, load_game
+from cardtable import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    PileId,
+    State,
+    deal,
+    load_game,
+)
 from cardtable.core.notation import move_text, parse_move, pile_code
 from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, names, random_play
 
@@ -70,11 +79,12 @@ def test_one_pile_with_one_place() -> None:
 
 
 def test_one_pile_with_several_places_is_ambiguous() -> None:
-    with pytest.raises(InvalidMoveError) as caught:
+    with pytest.raises(AmbiguousMoveError) as caught:
         parse_move(alexander(), "t1")
     message = str(caught.value)
     assert message.startswith("ambiguous move: 't1' could go to t0, t4, t5")
     assert message.endswith("say which, like 't1 t0'")
+    assert caught.value.places[:3] == ("t0", "t4", "t5")  # for a front end's own words
 
 
 def test_one_pile_that_cannot_move() -> None:
@@ -169,8 +179,9 @@ def test_a_card_already_home_is_not_sent_on_to_another_foundation_unless_asked()
     top = endgame.pile(PileId("foundation", 0))[-1]
     with pytest.raises(
         IllegalMoveError, match=r"^illegal move: 'f0': 5♣ is already home; to move it off, name"
-    ):
+    ) as caught:
         parse_move(endgame, "f0")
+    assert caught.value.reason.startswith("5♣ is already home")  # without the move it quotes
     assert parse_move(endgame, "f0 t1") == Move("card", PileId("foundation", 0), PileId("tableau", 1), top)
 
 
@@ -178,9 +189,10 @@ def test_a_card_already_home_is_not_sent_on_to_another_foundation_unless_asked()
 def test_a_card_that_can_go_up_or_down_home_is_the_players_choice(text: str) -> None:
     state = acey_position(up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste")
     with pytest.raises(
-        InvalidMoveError, match=rf"^ambiguous move: '{text}' could go to f0 \(up\), f4 \(down\): say which"
-    ):
+        AmbiguousMoveError, match=rf"^ambiguous move: '{text}' could go to f0 \(up\), f4 \(down\): say which"
+    ) as caught:
         parse_move(state, text)
+    assert caught.value.places == ("f0 (up)", "f4 (down)")
     assert parse_move(state, "t0 f4") == Move.from_text("tableau/0 foundation/4 6S")
 
 

@@ -12,6 +12,7 @@ rules; everything else depends on them, never the reverse.
 from cardtable.core.cards import Card, card_name, card_symbol, parse_card, rank, suit
 from cardtable.core.deals import deal
 from cardtable.core.errors import (
+    AmbiguousMoveError,
     CardtableError,
     IllegalMoveError,
     InvalidCardError,
@@ -29,6 +30,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GAMES",
+    "AmbiguousMoveError",
     "Card",
     "CardtableError",
     "GameSpec",

@@ -22,7 +22,7 @@ from cardtable.server.app import create_app
 from cardtable.server.players import COOKIE
 from cardtable.solver import Limit, solve
 from cardtable.store import Store
-from helpers import fan_position
+from helpers import acey_position, fan_position
 from web.positions import ACEY_WINNING_LINE, acey_nearly_won
 
 ALEXANDER = "alexander-the-great"
@@ -314,8 +314,19 @@ def test_an_illegal_move_says_why_and_changes_nothing(client: TestClient, store:
     )
     refused = move(client, play, 409, text="t0 f0")
     assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (f0)"
+    assert refused["reason"] == "9♣ does not go on A♥ (f0)"  # for a move not typed: a click
     assert client.get(f"/api/plays/{play}").json() == before
     assert store.get(store_player(client), play) == saved
+
+
+def test_a_typed_move_that_could_go_up_or_down_home_gives_the_places(client: TestClient) -> None:
+    position = acey_position(
+        up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste"
+    )
+    play = start(client, ACEY, None, position=deal_to_dict(position))["id"]
+    refused = move(client, play, 422, text="t0")
+    assert refused["detail"].startswith("ambiguous move: 't0' could go to f0 (up), f4 (down): say which")
+    assert refused["places"] == ["f0 (up)", "f4 (down)"] and "reason" not in refused
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ is, so that the command line and the server can pass them on verbatim.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Final
 
 EXCERPT: Final = 40
@@ -65,8 +66,33 @@ class InvalidMoveError(CardtableError, ValueError):
     """A move that does not parse (bad JSON shape, bad notation)."""
 
 
+class AmbiguousMoveError(InvalidMoveError):
+    """A move in the notation that names more than one legal move.
+
+    ``places`` are where it could go (``f0 (up)``, ``f4 (down)``): a front end
+    whose player did not type the move (a double-click) can offer them in its
+    own words, where the message tells a typist what to type.
+    """
+
+    def __init__(self, move: str, places: Sequence[str], example: str) -> None:
+        super().__init__(
+            f"ambiguous move: {move!r} could go to {', '.join(places)}: say which, like {example!r}"
+        )
+        self.places = tuple(places)
+
+
 class IllegalMoveError(CardtableError, ValueError):
-    """A well-formed move that the rules do not allow in this position."""
+    """A well-formed move that the rules do not allow in this position.
+
+    ``reason`` says why without quoting the move, for a front end whose player
+    did not type one (a double-click); the message quotes the move when it is
+    given: ``illegal move: 't0 f0': 9♣ does not go on A♥ (f0)``.
+    """
+
+    def __init__(self, reason: str, move: str | None = None) -> None:
+        super().__init__(reason if move is None else f"illegal move: {move!r}: {reason}")
+        self.reason = reason
+        self.move = move
 
 
 class InvalidSolutionError(CardtableError, ValueError):

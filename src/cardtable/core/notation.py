@@ -22,7 +22,7 @@ import re
 from typing import Final
 
 from cardtable.core.cards import card_symbol, parse_card
-from cardtable.core.errors import IllegalMoveError, InvalidCardError, InvalidMoveError
+from cardtable.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
 from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
@@ -88,7 +88,7 @@ def parse_move(state: State, text: str) -> Move:
         target = _pile(state, to_letter, to_number, text)
         top = state.pile(source)
         if not top:
-            raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
+            raise IllegalMoveError(f"{pile_code(state, source)} is empty", text)
         return _checked(state, Move.card_move(source, target, top[-1]), text)
     to = _CARD_TO.match(words)
     if to is not None and _is_card(to.group(1)):
@@ -135,7 +135,7 @@ def _pile(state: State, letter: str, number: str, text: str) -> PileId:
 def _checked(state: State, move: Move, text: str) -> Move:
     reason = state.why_illegal(move)
     if reason is not None:
-        raise IllegalMoveError(f"illegal move: {text!r}: {reason}")
+        raise IllegalMoveError(reason, text)
     return move
 
 
@@ -153,7 +153,7 @@ def _card_move(state: State, words: str, text: str, letter: str | None = None, n
             if any(pid.group == "foundation" for pid in sources)
             else "is not on top of a pile that plays"
         )
-        raise IllegalMoveError(f"illegal move: {text!r}: {card_symbol(card)} {where}")
+        raise IllegalMoveError(f"{card_symbol(card)} {where}", text)
     # With two decks the card may top two piles: prefer one off the foundations, and one that can move.
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
@@ -193,27 +193,20 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
     ]
     if group is None and source.group == "foundation" and state.pile(source):  # "home" means nothing here
         off = f"; to move it off, name both piles, like '{move_text(state, moves[0])}'" if moves else ""
-        raise IllegalMoveError(
-            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} is already home{off}"
-        )
+        raise IllegalMoveError(f"{card_symbol(state.pile(source)[-1])} is already home{off}", text)
     if not moves:
         if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
-            raise IllegalMoveError(f"illegal move: {text!r}: the stock is only dealt from, with 'd'")
+            raise IllegalMoveError("the stock is only dealt from, with 'd'", text)
         pile = state.pile(source)
         if not pile:
-            raise IllegalMoveError(f"illegal move: {text!r}: {pile_code(state, source)} is empty")
+            raise IllegalMoveError(f"{pile_code(state, source)} is empty", text)
         where = "anywhere" if group is None else f"on any {group}"
-        raise IllegalMoveError(f"illegal move: {text!r}: {card_symbol(pile[-1])} cannot go {where} now")
+        raise IllegalMoveError(f"{card_symbol(pile[-1])} cannot go {where} now", text)
     home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
     ways = {_direction(state, m.target) for m in home if m.target is not None}
     if len(ways) > 1:  # Acey and Kingsley: up on an ace pile or down on a king pile is the player's choice
-        where = ", ".join(
-            f"{pile_code(state, m.target)} ({_direction(state, m.target)})" for m in home if m.target
-        )
-        raise InvalidMoveError(
-            f"ambiguous move: {text!r} could go to {where}: say which, like"
-            f" '{pile_code(state, source)} {where.split(' ')[0]}'"
-        )
+        places = [f"{pile_code(state, m.target)} ({_direction(state, m.target)})" for m in home if m.target]
+        raise AmbiguousMoveError(text, places, f"{pile_code(state, source)} {places[0].split(' ')[0]}")
     if home:  # foundations that go the same way and take the same card are alike: the first
         return home[0]
     if len(moves) == 1:
@@ -224,11 +217,9 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         and all(m.target and m.target.group == source.group and not state.pile(m.target) for m in moves)
     ):
         raise IllegalMoveError(  # a lone card from one empty place to another: the same position
-            f"illegal move: {text!r}: {card_symbol(state.pile(source)[-1])} cannot go home now,"
-            " and moving it alone to an empty pile changes nothing"
+            f"{card_symbol(state.pile(source)[-1])} cannot go home now,"
+            " and moving it alone to an empty pile changes nothing",
+            text,
         )
-    where = ", ".join(pile_code(state, m.target) for m in moves if m.target is not None)
-    raise InvalidMoveError(
-        f"ambiguous move: {text!r} could go to {where}: say which, like"
-        f" '{pile_code(state, source)} {where.split(',')[0]}'"
-    )
+    places = [pile_code(state, m.target) for m in moves if m.target is not None]
+    raise AmbiguousMoveError(text, places, f"{pile_code(state, source)} {places[0]}")

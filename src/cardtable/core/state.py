@@ -258,7 +258,7 @@ class State:
         """Play ``move`` or raise :class:`IllegalMoveError` saying why not."""
         reason = self.why_illegal(move)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move: {move.text()!r}: {reason}")
+            raise IllegalMoveError(reason, move.text())
         self.push(move)
 
     def push_card(self, source: int, target: int) -> None:

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from cardtable.core.deals import deal, random_deal
-from cardtable.core.errors import CardtableError, InvalidDealError, UnknownGameError
+from cardtable.core.errors import IllegalMoveError, InvalidDealError, UnknownGameError
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text, parse_move, with_codes
 from cardtable.formats import deal_from_dict, move_from_dict
@@ -142,9 +142,9 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
         play.check_open()  # before the move is read: a won game refuses it as won, not as a bad move
         try:
             move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
-            play.play(move, autoplay=body.autoplay)
-        except CardtableError as error:
-            raise type(error)(with_codes(play.state, str(error))) from None
+        except IllegalMoveError as error:  # the core names piles as formats.md does, the page by code
+            raise IllegalMoveError(with_codes(play.state, error.reason), error.move) from None
+        play.play(move, autoplay=body.autoplay)
 
     return play_view(plays.change(who, play_id, act, body.board))
 

@@ -21,7 +21,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardtable.core.errors import CardtableError, IllegalMoveError, NothingToDoError, quoted
+from cardtable.core.errors import (
+    AmbiguousMoveError,
+    CardtableError,
+    IllegalMoveError,
+    NothingToDoError,
+    quoted,
+)
 from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
 from cardtable.store import ConflictError, DamagedRecordError
@@ -48,7 +54,16 @@ def _problem(status: int, detail: str, **extra: Any) -> JSONResponse:
 
 
 async def _ours(request: Request, error: Exception) -> JSONResponse:
-    return _problem(status_of(error), str(error))
+    return _problem(status_of(error), str(error), **_parts(error))
+
+
+def _parts(error: Exception) -> dict[str, Any]:
+    """A refused move's parts a front end may word its own way (:class:`Problem`)."""
+    if isinstance(error, IllegalMoveError):
+        return {"reason": error.reason}
+    if isinstance(error, AmbiguousMoveError):
+        return {"places": list(error.places)}
+    return {}
 
 
 PASSING: Final = ("locked", "busy", "full")

@@ -197,3 +197,10 @@ class Problem(BaseModel):
     """An error: what was wrong, in words for a person."""
 
     detail: str
+    reason: str | None = Field(
+        None,
+        description="an illegal move: why, without the move that ``detail`` quotes (for a move not typed, a click)",
+    )
+    places: list[str] | None = Field(
+        None, description="a typed move that could be more than one: the piles it could go to, ``f0 (up)``"
+    )

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardtable.core.errors import IllegalMoveError, NothingToDoError
 from cardtable.core.move import Move
-from cardtable.core.notation import plural
+from cardtable.core.notation import plural, with_codes
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
@@ -83,8 +83,8 @@ class Play:
         """Make a player's move, then (if asked) the safe moves to the foundations."""
         self.check_open()
         reason = self.state.why_illegal(move)
-        if reason is not None:
-            raise IllegalMoveError(reason)
+        if reason is not None:  # piles named by the codes the page labels them with
+            raise IllegalMoveError(with_codes(self.state, reason))
         self.last = []
         self._push(move, False)
         if autoplay:

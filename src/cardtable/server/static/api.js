@@ -1,9 +1,13 @@
 // The JSON API, as promises; a refusal becomes an ApiError carrying the server's reason.
 
+/** A refusal: ``message`` the server's sentence; for a refused move, its ``reason`` alone (without
+ *  the move it quotes) or the ``places`` an ambiguous one could go to (the Problem of /docs). */
 export class ApiError extends Error {
-  constructor(status, detail) {
+  constructor(status, detail, problem = {}) {
     super(detail);
     this.status = status;
+    this.reason = problem.reason ?? null;
+    this.places = problem.places ?? null;
   }
 }
 
@@ -20,7 +24,7 @@ async function request(method, path, body) {
     throw new ApiError(0, "the server cannot be reached; is `cardtable serve` still running?");
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText);
+  if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText, data);
   return data;
 }
 

@@ -216,7 +216,8 @@ function inTurn(change) {
 }
 
 /** Post a move; true if the server made it. ``started`` times click-to-redraw. A ``clicked`` move
- *  was not typed: a refusal then drops the typed text it quotes ("illegal move: 't0': ..."). */
+ *  was not typed: a refusal then gives its reason without the text it quotes ("illegal move: 't0': ..."),
+ *  and a choice of places is put in a mouse player's words. */
 function playMove(body, started, clicked = false) {
   return inTurn(() => sendMove(body, started, clicked));
 }
@@ -250,10 +251,10 @@ async function sendMove(body, started, clicked = false) {
     }
     return true;
   } catch (error) {
-    if (clicked && error instanceof ApiError) {
-      error.message = error.message
-        .replace(/^illegal move: '[^']*': /, "")
-        .replace(/^ambiguous move: '[^']*' could go to (.*): say which.*$/, "it could go to $1: drag it to the one you want");
+    if (clicked && error instanceof ApiError && error.places) {
+      error.message = `it could go to ${error.places.join(", ")}: drag it to the one you want`;
+    } else if (clicked && error instanceof ApiError && error.reason) {
+      error.message = error.reason; // the player did not type the move the message quotes
     }
     refuse(error);
     return false;
