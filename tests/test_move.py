@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import pytest
 
-from cardtable import InvalidMoveError, Move, PileId, parse_card
+from cardtable import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, Move, PileId, parse_card
 from helpers import cards
 
 
@@ -77,3 +78,17 @@ def test_bad_move_text(text: str) -> None:
     with pytest.raises(InvalidMoveError) as caught:
         Move.from_text(text)
     assert repr(text) in str(caught.value) or "not a pile" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        IllegalMoveError("9♣ does not go on A♥ (foundation/0)", "t0 f0"),
+        IllegalMoveError("9♣ does not go on A♥ (foundation/0)"),
+        AmbiguousMoveError("t0", ["f0 (up)", "f4 (down)"], "t0 f0"),
+    ],
+)
+def test_a_refused_move_pickles_with_its_parts(error: IllegalMoveError | AmbiguousMoveError) -> None:
+    """As errors do when they cross from a worker process to the one that asked."""
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), vars(copy)) == (type(error), str(error), vars(error))

@@ -78,7 +78,11 @@ class AmbiguousMoveError(InvalidMoveError):
         super().__init__(
             f"ambiguous move: {move!r} could go to {', '.join(places)}: say which, like {example!r}"
         )
-        self.places = tuple(places)
+        self.move, self.places, self.example = move, tuple(places), example
+
+    def __reduce__(self) -> tuple[type[AmbiguousMoveError], tuple[str, tuple[str, ...], str]]:
+        """Pickled whole, as errors are when they cross from a worker process."""
+        return type(self), (self.move, self.places, self.example)
 
 
 class IllegalMoveError(CardtableError, ValueError):
@@ -93,6 +97,10 @@ class IllegalMoveError(CardtableError, ValueError):
         super().__init__(reason if move is None else f"illegal move: {move!r}: {reason}")
         self.reason = reason
         self.move = move
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str | None]]:
+        """Pickled whole, as errors are when they cross from a worker process."""
+        return type(self), (self.reason, self.move)
 
 
 class InvalidSolutionError(CardtableError, ValueError):
