@@ -1,9 +1,10 @@
-"""What ``report`` writes beside its database: never over it, and as ordinary files."""
+"""What ``report`` writes beside its database: never over it; ordinary files, or into the pipe or through the link named."""
 
 from __future__ import annotations
 
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,26 @@ def test_exports_follow_the_umask_and_keep_a_replaced_file_s_permissions(
         assert stat.S_IMODE(out.stat().st_mode) == 0o640
     finally:
         os.umask(old)
+
+
+def test_an_export_through_a_link_replaces_the_file_it_names_and_keeps_the_link(
+    results: Path, tmp_path: Path
+) -> None:
+    target, link = tmp_path / "kept.csv", tmp_path / "link.csv"
+    target.write_text("old\n")
+    link.symlink_to(target.name)
+    assert run("report", "fan", "--db", str(results), "--csv", str(link)).exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_text().startswith("deal,verdict,")
+
+
+def test_an_export_to_a_pipe_is_written_into_it_and_leaves_it_a_pipe(results: Path, tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()))
+    reader.start()
+    assert run("report", "fan", "--db", str(results), "--csv", str(pipe)).exit_code == 0
+    reader.join(timeout=30)
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert read and read[0].decode().splitlines()[0].startswith("deal,verdict,")

@@ -156,18 +156,24 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
     new file removed either way. A ``path`` ending in ``.gz`` is written
     gzip-compressed (with no name or time stamp, so the same text gives the same
     bytes), which :func:`read_text` reads back.
+
+    Only an ordinary file is replaced. A symbolic link keeps pointing where it
+    did: the file it names is replaced. A pipe or a device (``/dev/null``,
+    ``>(wc -l)``) is written to as it is, since it cannot be put back as it was.
     """
+    if is_stream(path):
+        with _streamed(path, error) as file:
+            yield file
+        return
+    target = os.path.realpath(path)
     temporary = None
     try:
-        with tempfile.NamedTemporaryFile(
-            "wb", dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp", delete=False
-        ) as raw:
+        with tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(target), suffix=".tmp", delete=False) as raw:
             temporary = raw.name
-            compressed = gzip.GzipFile("", "wb", fileobj=raw, mtime=0) if path.endswith(".gz") else None
-            with io.TextIOWrapper(compressed or raw, encoding="utf-8") as file:
+            with _text(raw, path) as file:
                 yield file
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
+        os.chmod(temporary, _mode_for(target))
+        os.replace(temporary, target)
     except BaseException as problem:
         if temporary is not None:
             with contextlib.suppress(OSError):
@@ -175,6 +181,31 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
         if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
             raise error(reason(problem)) from None
         raise
+
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` is a pipe or a device, which is written to rather than replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+@contextmanager
+def _streamed(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[str]]:
+    """``path`` opened for writing as it is; a file system's complaint becomes ``error(reason)``."""
+    try:
+        with open(path, "wb") as raw, _text(raw, path) as file:
+            yield file
+    except OSError as problem:
+        raise error(reason(problem)) from None
+
+
+def _text(raw: IO[bytes], path: str) -> io.TextIOWrapper:
+    """Text written as UTF-8 into ``raw``, gzip-compressed for a ``path`` ending in ``.gz``."""
+    compressed = gzip.GzipFile("", "wb", fileobj=raw, mtime=0) if path.endswith(".gz") else None
+    return io.TextIOWrapper(compressed or raw, encoding="utf-8")
 
 
 def _mode_for(path: str) -> int:

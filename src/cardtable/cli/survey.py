@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
 import signal
 import sys
 from contextlib import AbstractContextManager
@@ -34,7 +35,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import OptionConflictError, replaced
+from cardtable.cli.info import OptionConflictError, is_stream, replaced
 from cardtable.cli.options import Seconds
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
@@ -334,7 +335,10 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
             raise ExportError(f"{option} {path!r} is {seen[where]}: it would be written over")
         seen[where] = f"the {option} file too"
     for path in outputs.values():  # before the first is written, so that none is
-        if (problem := folder_problem(Path(path)) or read_only_folder(Path(path))) is not None:
+        if is_stream(path):  # a pipe or a device is written to where it is
+            continue
+        target = Path(os.path.realpath(path))  # through a link, the file it names is replaced
+        if (problem := folder_problem(target) or read_only_folder(target)) is not None:
             raise ExportError(f"cannot write {path!r}: {problem}; nothing was written")
 
 
