@@ -73,3 +73,28 @@ def test_an_export_to_a_pipe_is_written_into_it_and_leaves_it_a_pipe(results: Pa
     reader.join(timeout=30)
     assert stat.S_ISFIFO(pipe.stat().st_mode)
     assert read and read[0].decode().splitlines()[0].startswith("deal,verdict,")
+
+
+@pytest.mark.parametrize(
+    ("game", "deals", "words"),
+    [
+        (
+            "alexander-the-great",
+            "1-3",
+            "no deal of alexander-the-great in 1-3 to write: this database holds fan",
+        ),
+        (
+            "fan",
+            "500-600",
+            "no deal of fan in 500-600 to write: this database holds 3 deals of fan, from 1 to 3",
+        ),
+    ],
+)
+def test_an_export_of_nothing_surveyed_is_refused_and_leaves_the_file_as_it_was(
+    results: Path, tmp_path: Path, game: str, deals: str, words: str
+) -> None:
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("the last export\n")
+    result = run("report", game, "--db", str(results), "--deals", deals, "--solutions", str(kept))
+    assert_fails(result, 2, words)
+    assert kept.read_text() == "the last export\n"

@@ -248,6 +248,11 @@ def report(
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = store.games() if not outcomes else []
         span = store.span(spec.id, spec.rules_version) if not outcomes else None
+        if not outcomes and any(outputs.values()):  # a mistyped id or range: leave the files as they are
+            asked = f" in {deal_range.strip()}" if deal_range is not None else ""
+            raise ExportError(
+                f"no deal of {spec.id}{asked} to write: {_held_text(held, span, spec.id)}; nothing was written"
+            )
         if plot_path is not None:  # first: matplotlib refuses more than a file system does
             from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
 
