@@ -117,15 +117,32 @@ def test_summary_counts_verdicts_and_times() -> None:
 # -- the store -----------------------------------------------------------------------
 
 
-def test_a_stored_deal_is_kept_unless_retrying_an_unknown(store: ResultStore) -> None:
+def test_a_stored_deal_is_kept_unless_it_is_an_unknown_and_the_new_result_says_more(
+    store: ResultStore,
+) -> None:
     assert store.add("fan", outcome(1, "won"), SMALL)
     assert store.add("fan", outcome(2, "unknown"), SMALL)
+    assert store.add("fan", outcome(3, "unknown"), SMALL)
     assert not store.add("fan", outcome(1, "unwinnable"), LARGER)
-    assert not store.add("fan", outcome(2, "won"), LARGER)  # no retry asked
     assert not store.add("fan", outcome(1, "unwinnable"), LARGER, retry_unknown=True)  # decided: kept
-    assert store.add("fan", outcome(2, "won"), LARGER, retry_unknown=True)
-    assert [(o.deal, o.verdict) for o in store.outcomes("fan", 1)] == [(1, "won"), (2, "won")]
-    assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(SMALL, 1), (LARGER, 1)]
+    assert not store.add("fan", outcome(2, "unknown"), LARGER)  # no retry asked
+    assert store.add("fan", outcome(2, "won"), LARGER)  # a verdict says more, retry or not (another survey's)
+    assert store.add("fan", outcome(3, "unknown"), LARGER, retry_unknown=True)
+    assert [(o.deal, o.verdict) for o in store.outcomes("fan", 1)] == [(1, "won"), (2, "won"), (3, "unknown")]
+    assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(LARGER, 2), (SMALL, 1)]
+
+
+def test_a_retry_keeps_the_unknown_that_searched_more(store: ResultStore) -> None:
+    """A retry with a budget smaller in some part (positions, not seconds) must not hide what was spent."""
+    seconds, positions = Budget(timeout=60), Budget(timeout=None, max_states=50)
+    costly = dataclasses.replace(outcome(1, "unknown"), states=5000)
+    assert store.add("fan", costly, seconds)
+    cheap = dataclasses.replace(outcome(1, "unknown"), states=50)
+    assert not store.add("fan", cheap, positions, retry_unknown=True)
+    assert store.outcomes("fan", 1)[0].states == 5000
+    assert store.add("fan", cheap, Budget(timeout=120), retry_unknown=True)  # a larger budget: its row
+    assert store.add("fan", dataclasses.replace(cheap, states=6000), positions, retry_unknown=True)
+    assert store.outcomes("fan", 1)[0].states == 6000
 
 
 def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) -> None:

@@ -168,7 +168,9 @@ def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[s
     target = os.path.realpath(path)
     temporary = None
     try:
-        with tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(target), suffix=".tmp", delete=False) as raw:
+        with tempfile.NamedTemporaryFile(
+            "wb", dir=os.path.dirname(target), suffix=".tmp", delete=False
+        ) as raw:
             temporary = raw.name
             with _text(raw, path) as file:
                 yield file

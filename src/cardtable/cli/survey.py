@@ -102,7 +102,8 @@ def _store_path(db: Path | None) -> Path:
 @click.option(
     "--retry-unknown",
     is_flag=True,
-    help="Solve stored unknowns again: those not yet tried with this budget or a larger one.",
+    help="Solve again, beside the deals not stored, the stored unknowns this cardtable has not tried"
+    " with this budget or a larger one; an unknown that searched more positions keeps its row.",
 )
 @click.option(
     "--scheduler",

@@ -9,8 +9,9 @@ Why these choices:
   checkpoints, not at every commit), never the file's soundness: run again and
   they are solved again.
 * ``UNIQUE(game, rules_version, deal)`` with an upsert means a deal is never
-  counted twice: a second result for a stored deal is dropped, unless the survey
-  retries unknowns and the stored verdict is ``unknown``.
+  counted twice: a second result for a stored deal is dropped, unless the
+  stored verdict is ``unknown`` and the new one decides the deal (or, when the
+  survey retries unknowns, is an unknown at least as costly: see :data:`UPSERT`).
 * WAL mode and a busy timeout let two surveys (of different ranges, or a survey
   and a report) share one file; in each survey the parent process is the only
   writer, its workers only return results.
@@ -81,8 +82,19 @@ ON CONFLICT (game, rules_version, deal) DO UPDATE SET
     length = excluded.length, timeout = excluded.timeout, max_states = excluded.max_states,
     table_cap = excluded.table_cap, version = excluded.version, solved_at = excluded.solved_at,
     line = excluded.line
-WHERE results.verdict = 'unknown' AND :retry_unknown
+WHERE results.verdict = 'unknown' AND (
+    excluded.verdict != 'unknown'
+    OR :retry_unknown AND (
+        excluded.states >= results.states
+        OR (excluded.timeout IS NULL OR (results.timeout IS NOT NULL AND excluded.timeout >= results.timeout))
+        AND (excluded.max_states IS NULL OR (results.max_states IS NOT NULL AND excluded.max_states >= results.max_states))
+        AND excluded.table_cap >= results.table_cap
+    )
+)
 """
+"""A stored deal keeps its row, but for an unknown: a verdict replaces it, and when retrying unknowns so
+does an unknown that searched as many positions or had as large a budget in every part (never one
+tried with less, which would hide what was spent)."""
 
 ROW_COLUMNS: Final = (
     "deal",
