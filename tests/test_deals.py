@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtable import InvalidDealError, State, deal, load_game
-from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number
+from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, parse_deal_range
 from cardtable.core.rng import SplitMix64
 from cardtable.formats import deal_to_dict, read_deal
 from helpers import ACEY, ALEXANDER, DATA, FAN, FAST, GAME_IDS, LUCIE, all_cards, full_deck, names
@@ -142,3 +142,31 @@ def test_check_deal_number() -> None:
         check_deal_number(0)
     with pytest.raises(ValueError):
         check_deal_number(2**31)
+
+
+@pytest.mark.parametrize(
+    ("text", "deals"),
+    [("1-1000", range(1, 1001)), ("7", range(7, 8)), (" 5 - 9 ", range(5, 10)), ("1\u20133", range(1, 4))],
+)
+def test_deal_ranges_read_as_typed_or_as_the_docs_write_them(text: str, deals: range) -> None:
+    assert parse_deal_range(text) == deals
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "1-99999999999999999999",
+            "not a deal range: '1-99999999999999999999' (deals run from 1 to 2147483647)",
+        ),
+        ("2147483647-2147483648", "(deals run from 1 to 2147483647)"),
+        ("0-5", "(deals run from 1 to 2147483647)"),
+        pytest.param("9" * 5000, "not a deal range: '" + "9" * 36 + "... (deals run", id="5000 digits"),
+        ("10-1", "empty deal range: '10-1' (the first deal comes after the last)"),
+        ("1-", "not a deal range: '1-' (give FIRST-LAST, such as 1-1000)"),
+    ],
+)
+def test_a_bad_deal_range_says_why_and_quotes_it_short(text: str, words: str) -> None:
+    with pytest.raises(InvalidDealError) as caught:
+        parse_deal_range(text)
+    assert words in str(caught.value)

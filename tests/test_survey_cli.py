@@ -596,6 +596,16 @@ def test_a_list_of_deals_reads_each_part_as_a_range() -> None:
         parse_deal_list("13,5-1")
 
 
+@pytest.mark.parametrize("option", ["--max-states", "--max-table"])
+def test_a_count_larger_than_sqlite_stores_is_refused_before_a_database_is_made(
+    tmp_path: Path, option: str
+) -> None:
+    db = tmp_path / "survey.sqlite"
+    result = run("survey", "fan", "--deals", "1-2", "--db", str(db), option, "9" * 23)
+    assert_fails(result, f"invalid value for '{option}'", "<=9223372036854775807")
+    assert not db.exists()
+
+
 @pytest.mark.parametrize("command", ["survey", "report"])
 def test_an_unknown_game_is_one_line(tmp_path: Path, command: str) -> None:
     db = tmp_path / "survey.sqlite"

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 import click
+
+LARGEST_COUNT: Final = 2**63 - 1
+"""The most positions an option may name: the largest integer SQLite stores, and far past any search."""
+
+
+def position_count(least: int) -> click.IntRange:
+    """A count of positions from ``least`` up; a larger one than SQLite can store is refused as given."""
+    return click.IntRange(min=least, max=LARGEST_COUNT)
 
 
 class Seconds(click.FloatRange):

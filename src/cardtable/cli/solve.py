@@ -27,7 +27,7 @@ from cardtable.cli.info import (
     position_label,
     read_file,
 )
-from cardtable.cli.options import Seconds
+from cardtable.cli.options import Seconds, position_count
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import REDEAL, Move, PileId
 from cardtable.core.notation import move_text, pile_code, plural
@@ -42,10 +42,10 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 budget_options = [
     click.option("--timeout", type=Seconds(min=0.001), default=None, help="Seconds per position."),
-    click.option("--max-states", type=click.IntRange(min=1), default=None, help="Positions per search."),
+    click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
     click.option(
         "--max-table",
-        type=click.IntRange(min=1000),
+        type=position_count(1000),
         default=DEFAULT_TABLE_CAP,
         show_default=True,
         help="Positions the transposition table may hold (125 to 180 bytes each: the default takes about 1.1 GB).",

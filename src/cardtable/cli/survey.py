@@ -36,7 +36,7 @@ from rich.progress import (
 from rich.text import Text
 
 from cardtable.cli.info import OptionConflictError, is_stream, replaced
-from cardtable.cli.options import Seconds
+from cardtable.cli.options import Seconds, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
 from cardtable.core.errors import CardtableError
@@ -91,10 +91,10 @@ def _store_path(db: Path | None) -> Path:
     show_default=True,
     help="Seconds per deal; 0: none.",
 )
-@click.option("--max-states", type=click.IntRange(min=1), default=None, help="Positions per deal.")
+@click.option("--max-states", type=position_count(1), default=None, help="Positions per deal.")
 @click.option(
     "--max-table",
-    type=click.IntRange(min=1000),
+    type=position_count(1000),
     default=DEFAULT_TABLE_CAP,
     show_default=True,
     help="Positions one search may remember (125 to 180 bytes each, per worker: the default takes about 1.1 GB).",

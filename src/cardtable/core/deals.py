@@ -19,7 +19,7 @@ import secrets
 from typing import Final
 
 from cardtable.core.cards import DECK, Card
-from cardtable.core.errors import InvalidDealError
+from cardtable.core.errors import InvalidDealError, quoted
 from cardtable.core.rng import SplitMix64
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
@@ -45,20 +45,26 @@ def parse_deal_number(text: str) -> int:
     return check_deal_number(int(digits))
 
 
-_RANGE_RE: Final = re.compile(r"^\s*([0-9]{1,12})\s*(?:-\s*([0-9]{1,12})\s*)?$")
+_RANGE_RE: Final = re.compile(r"^\s*([0-9]+)\s*(?:[-\u2013]\s*([0-9]+)\s*)?$")
+"""A deal range: a hyphen between the numbers, or the en dash the docs write ranges with (1\u201310000)."""
 
 
 def parse_deal_range(text: str) -> range:
     """``'1-1000'`` -> range(1, 1001), ``'7'`` -> range(7, 8); InvalidDealError quoting anything else."""
     match = _RANGE_RE.match(text)
     if match is None:
-        raise InvalidDealError(f"not a deal range: {text!r} (give FIRST-LAST, such as 1-1000)")
-    first, last = int(match[1]), int(match[2] or match[1])
+        raise InvalidDealError(f"not a deal range: {quoted(text)} (give FIRST-LAST, such as 1-1000)")
+    first, last = (_bounded(number) for number in (match[1], match[2] or match[1]))
     if not MIN_DEAL <= first <= MAX_DEAL or not MIN_DEAL <= last <= MAX_DEAL:
-        raise InvalidDealError(f"not a deal range: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
+        raise InvalidDealError(f"not a deal range: {quoted(text)} (deals run from {MIN_DEAL} to {MAX_DEAL})")
     if last < first:
-        raise InvalidDealError(f"empty deal range: {text!r} (the first deal comes after the last)")
+        raise InvalidDealError(f"empty deal range: {quoted(text)} (the first deal comes after the last)")
     return range(first, last + 1)
+
+
+def _bounded(digits: str) -> int:
+    """A number as typed; one with more digits than any deal's is read as just past the last deal."""
+    return int(digits) if len(digits) <= len(str(MAX_DEAL)) else MAX_DEAL + 1
 
 
 def parse_deal_list(text: str) -> list[int]:
