@@ -173,6 +173,21 @@ def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
     assert count(db) >= 5, "what was stored stays"
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
+def test_a_closed_terminal_stops_the_survey_in_one_line(tmp_path: Path) -> None:
+    """SIGHUP to every process of the command, as a closing terminal sends it, the resource tracker too."""
+    db = tmp_path / "survey.sqlite"
+    process = start_survey(db, "1-2000")
+    wait_for_results(db, process, at_least=5)
+    os.killpg(process.pid, signal.SIGHUP)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 129
+    said = stderr.decode().strip().splitlines()
+    assert said[-1].startswith("cardtable: stopped (SIGHUP);")
+    assert not [line for line in said if "Traceback" in line or "resource_tracker" in line], said
+    assert_group_ends(process.pid)
+
+
 def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_path: Path) -> None:
     db = tmp_path / "survey.sqlite"
     survey(db, "1-20")

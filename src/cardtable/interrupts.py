@@ -105,6 +105,23 @@ def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, if it is not running, deaf to SIGHUP.
+
+    The tracker ignores SIGINT and SIGTERM itself, but not SIGHUP. A closed
+    terminal sends SIGHUP to every process of the command: the tracker would
+    die, and the one started again in its place would print a traceback for
+    each semaphore it never saw made. A signal blocked while the tracker
+    starts stays blocked in it (the mask carries over exec); the parent takes
+    its own SIGHUP, if one came meanwhile, as soon as the mask is put back.
+    """
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 @contextmanager
 def held_while_workers_start() -> Iterator[None]:
     """While worker processes start: they ignore Ctrl-C for good, and a Ctrl-C, SIGTERM or SIGHUP that
@@ -125,7 +142,7 @@ def held_while_workers_start() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    resource_tracker.ensure_running()
+    start_resource_tracker()
     noted: list[int] = []
 
     def note(signum: int, frame: object) -> None:

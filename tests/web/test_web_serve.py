@@ -122,3 +122,26 @@ def test_the_solver_processes_end_with_a_server_killed_outright(tmp_path: Path) 
     finally:
         if group_alive(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_a_closed_terminal_stops_the_server_and_its_solver_cleanly(tmp_path: Path) -> None:
+    """SIGHUP to the whole command, as a closing terminal sends it: the solver's processes included."""
+    import httpx2
+
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        with httpx2.Client(base_url=url, timeout=30) as client:  # a hint starts the solver's processes
+            play = client.post("api/plays", json={"game": "fan", "deal": 3}).json()["id"]
+            assert client.post(f"api/plays/{play}/hint").status_code == 200
+        os.killpg(process.pid, signal.SIGHUP)
+        _, errors = process.communicate(timeout=30)
+        assert process.returncode == 128 + signal.SIGHUP
+        assert errors.strip() == "cardtable: stopped (SIGHUP)"  # no traceback, no leaked semaphore
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)

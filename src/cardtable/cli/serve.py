@@ -10,8 +10,11 @@ exposes.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import signal
 import socket
+import sys
 import threading
 import time
 import webbrowser
@@ -106,10 +109,23 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
     click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
     if open_browser:
         threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
+    hung_up: list[int] = []
+
+    def hang_up(signum: int, frame: object) -> None:  # the terminal closed: shut down as on SIGTERM
+        hung_up.append(signum)
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGHUP, hang_up)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl+C on
         click.echo("cardtable: stopped")
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    if hung_up:
+        with contextlib.suppress(OSError):  # the terminal may be gone
+            click.echo("cardtable: stopped (SIGHUP)", err=True)
+        sys.exit(128 + signal.SIGHUP)
 
 
 def _open_when_up(server: object, url: str) -> None:

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import cardtable
-from cardtable.interrupts import exit_with_parent
+from cardtable.interrupts import exit_with_parent, start_resource_tracker
 from cardtable.server import errors
 from cardtable.server.api import router
 from cardtable.server.guard import Guard
@@ -38,6 +38,7 @@ STATIC: Final = Path(str(files("cardtable.server") / "static"))
 def solver_processes() -> Executor:
     """Worker processes for the solver: started fresh (spawn), never forked from a busy server."""
     workers = max(1, min(2, (os.cpu_count() or 2) - 1))
+    start_resource_tracker()  # before the pool, whose queues start it otherwise
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),

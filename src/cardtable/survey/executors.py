@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.interrupts import exit_with_parent, held_while_workers_start
+from cardtable.interrupts import exit_with_parent, held_while_workers_start, start_resource_tracker
 
 LOCAL: Final = "local"
 IN_FLIGHT_PER_WORKER: Final = 2
@@ -74,6 +74,7 @@ def process_pool(workers: int) -> Iterator[Pool]:
     :class:`PoolStartError`, with the workers already started stopped. Callers
     ask for no more workers than deals (``cardtable survey`` does).
     """
+    start_resource_tracker()  # before the pool, whose queues start it otherwise
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),  # no fork of a parent that runs threads
