@@ -208,6 +208,17 @@ def test_only_a_database_holding_no_result_is_removed(tmp_path: Path) -> None:
         assert verdicts(read) == [(1, "won", 100, 40)]
 
 
+def test_a_snapshot_reads_the_results_as_they_stood_at_its_first_read(tmp_path: Path) -> None:
+    path = tmp_path / "shared.sqlite"
+    with ResultStore(path) as surveying, ResultStore(path, create=False) as reporting:
+        surveying.add("fan", outcome(1), SMALL)
+        with reporting.snapshot():
+            assert len(reporting.outcomes("fan", 1)) == 1
+            surveying.add("fan", outcome(2), SMALL)  # a survey running beside the report
+            assert len(reporting.rows("fan", 1)) == 1
+        assert len(reporting.rows("fan", 1)) == 2
+
+
 def test_reading_needs_an_existing_survey(tmp_path: Path) -> None:
     with pytest.raises(SurveyDatabaseError, match="no survey database"):
         ResultStore(tmp_path / "missing.sqlite", create=False)

@@ -244,7 +244,7 @@ def report(
     deals = parse_deal_range(deal_range) if deal_range is not None else None
     outputs = {"--plot": plot_path, "--solutions": solutions_path, "--csv": csv_path}
     _check_outputs(_store_path(db), {option: path for option, path in outputs.items() if path is not None})
-    with ResultStore(_store_path(db), create=False) as store:
+    with ResultStore(_store_path(db), create=False) as store, store.snapshot():
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = store.games() if not outcomes else []

@@ -175,6 +175,21 @@ class ResultStore:
 
     # -- reading -----------------------------------------------------------------
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Read the results as they stand at the first read, whatever a survey running beside stores meanwhile.
+
+        A report reads several times (the verdicts, the budgets, the lines, the
+        rows): in one snapshot its counts, its solutions and its CSV agree.
+        """
+        with self._guard():
+            self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            with self._guard():
+                self._db.execute("COMMIT")
+
     def known(self, game: str, rules_version: int, deals: range, *, retry: Budget | None = None) -> set[int]:
         """The deals of ``deals`` that need no solving: those stored, or when retrying unknowns with ``retry``, those decided or already tried so.
 
