@@ -366,6 +366,20 @@ def test_a_survey_resumes_and_never_counts_a_deal_twice(store: ResultStore, thre
     assert len(store.outcomes("fan", 1)) == 30
 
 
+def test_deals_another_survey_stored_meanwhile_are_told_as_kept(store: ResultStore, threads: Pool) -> None:
+    from cardtable.cli.survey import _done_text
+
+    fan = load_game("fan")
+    late, early = (Survey(store, fan, range(1, 6), SMALL) for _ in range(2))  # both planned before either ran
+    early.run(threads)
+    late.run(threads)
+    assert (late.tally.solved, late.tally.stored) == (5, 0)
+    assert "5 solved (" in _done_text(
+        late
+    ) and "0 stored (5 kept the result another survey stored meanwhile)" in (_done_text(late))
+    assert "5 stored, 0 stored before" in _done_text(early)
+
+
 def test_retrying_unknowns_replaces_only_unknowns(store: ResultStore, threads: Pool) -> None:
     Survey(store, FAN, range(1, 31), SMALL).run(threads)
     before = verdicts(store)

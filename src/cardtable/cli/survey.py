@@ -20,7 +20,7 @@ import signal
 import sys
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import click
 from rich.console import Console
@@ -193,7 +193,17 @@ def _done_text(job: Survey) -> str:
     tally = job.tally
     counts = ", ".join(f"{verdict} {count}" for verdict, count in tally.verdicts.items())
     skipped = "decided or tried with as large a budget before" if job.retry_unknown else "stored before"
-    return f"{tally.solved} solved ({counts}), {tally.stored} stored, {tally.skipped} {skipped}"
+    stored = f"{tally.stored} stored"
+    if kept := tally.solved - tally.stored:  # what is stored by now says as much or more
+        stored += f" ({kept} kept the result {KEPT_BECAUSE[job.retry_unknown]})"
+    return f"{tally.solved} solved ({counts}), {stored}, {tally.skipped} {skipped}"
+
+
+KEPT_BECAUSE: Final = {
+    False: "another survey stored meanwhile",
+    True: "stored meanwhile by another survey, or an unknown that searched more",
+}
+"""Why a deal solved was not stored: what is stored already says as much or more (see :data:`cardtable.survey.store.UPSERT`)."""
 
 
 def _rate_text(tally: Tally) -> str:
