@@ -19,6 +19,7 @@ import sys
 import time
 import traceback
 import zlib
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -284,6 +285,19 @@ def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) ->
     assert result.exit_code == 0
     assert "no deals surveyed" in result.output
     assert result.output.splitlines()[-1] == "note           this database holds fan"
+
+
+def test_a_report_of_results_under_other_rules_says_so(surveyed: Path, tmp_path: Path) -> None:
+    older = tmp_path / "older.sqlite"
+    shutil.copy(surveyed, older)
+    with closing(sqlite3.connect(older)) as db, db:
+        db.execute("UPDATE results SET rules_version = 0")
+    result = run("report", "fan", "--db", str(older))
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == (
+        "note           this database holds fan only under rules version 0, and this cardtable plays"
+        " version 1: survey it again to report it"
+    )
 
 
 def test_a_database_in_memory_is_refused_for_it_would_keep_nothing() -> None:

@@ -259,6 +259,12 @@ def report(
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = store.games() if not outcomes else []
         span = store.span(spec.id, spec.rules_version) if not outcomes else None
+        if spec.id in held and span is None:  # results of other rules only: say so, not "it holds fan"
+            versions = ", ".join(map(str, store.rules_versions(spec.id)))
+            held = [
+                f"{spec.id} only under rules version {versions}, and this cardtable plays version"
+                f" {spec.rules_version}: survey it again to report it"
+            ]
         if not outcomes and any(outputs.values()):  # a mistyped id or range: leave the files as they are
             asked = f" in {deal_range.strip()}" if deal_range is not None else ""
             raise ExportError(

@@ -222,6 +222,11 @@ class ResultStore:
         """The game ids this database holds results of, in order: what a report of another could ask for."""
         return [game for (game,) in self._read("SELECT DISTINCT game FROM results ORDER BY game")]
 
+    def rules_versions(self, game: str) -> list[int]:
+        """The rules versions of ``game`` this database holds results of, in order."""
+        sql = "SELECT DISTINCT rules_version FROM results WHERE game = ? ORDER BY rules_version"
+        return [version for (version,) in self._read(sql, game)]
+
     def rows(self, game: str, rules_version: int, deals: range | None = None) -> list[tuple[object, ...]]:
         """The stored results by deal number as plain values, every column but the lines: :data:`ROW_COLUMNS`."""
         sql = f"SELECT {', '.join(ROW_COLUMNS)} FROM results WHERE {IN_RANGE} ORDER BY deal"
