@@ -280,6 +280,35 @@ def test_a_report_of_a_range_not_surveyed_says_which_deals_are(surveyed: Path) -
     )
 
 
+def test_a_report_of_a_range_partly_surveyed_says_how_much_was_not(surveyed: Path) -> None:
+    result = run("report", "fan", "--db", str(surveyed), "--deals", "31-60")
+    assert result.output.splitlines()[:2] == [
+        f"fan, rules version 1: 10 deals between 31 and 40, from {surveyed}",
+        "surveyed       10 of the 30 deals asked (20 not surveyed)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("solutions", "without_line", "words"),
+    [
+        (3, 0, "3 written to w.jsonl"),
+        (0, 0, "0 written to w.jsonl (an empty file: no won deal to write)"),
+        (
+            0,
+            1,
+            "0 written to w.jsonl (an empty file: the 1 won deal keeps no line) (solved before cardtable kept them)",
+        ),
+        (2, 18, "2 written to w.jsonl; 18 won deals keep no line (solved before cardtable kept them)"),
+    ],
+)
+def test_what_solutions_were_written_is_said_without_contradiction(
+    solutions: int, without_line: int, words: str
+) -> None:
+    from cardtable.cli.survey import Written, _written_text
+
+    assert _written_text(Written("w.jsonl", solutions, without_line)) == words
+
+
 def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) -> None:
     result = run("report", "alexander-the-great-lucie(redeals=0)", "--db", str(surveyed))
     assert result.exit_code == 0

@@ -40,6 +40,7 @@ from cardtable.cli.options import Seconds, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
 from cardtable.core.errors import CardtableError
+from cardtable.core.notation import plural
 from cardtable.core.spec import GameSpec
 from cardtable.formats import Solution
 from cardtable.games import load_game
@@ -289,11 +290,11 @@ def report(
             out["plot"] = plot_path
         click.echo(json.dumps(out, indent=2))
     else:
-        lines = report_lines(spec, store.path, outcomes, summary, settings)
+        lines = report_lines(spec, store.path, outcomes, summary, settings, deals)
         if written is not None:
             lines.append(f"solutions      {_written_text(written)}")
         if in_csv is not None:
-            lines.append(f"csv            {in_csv} deals written to {csv_path}")
+            lines.append(f"csv            {plural(in_csv, 'deal')} written to {csv_path}")
         if plot_path is not None:
             lines.append(f"plot           drawn in {plot_path}")
         if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
@@ -305,7 +306,7 @@ def _held_text(held: list[str], span: tuple[int, int, int] | None, game: str) ->
     """What a database holds, for a report that found nothing: other games, or other deals of this one."""
     if span is not None:
         count, first, last = span
-        return f"this database holds {count} deals of {game}, from {first} to {last}: none in the range asked"
+        return f"this database holds {plural(count, 'deal')} of {game}, from {first} to {last}: none in the range asked"
     return f"this database holds {', '.join(held) or 'no results yet'}"
 
 
@@ -389,11 +390,14 @@ def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
 
 def _written_text(written: Written) -> str:
     text = f"{written.solutions} written to {written.file}"
+    lineless = f"{plural(written.without_line, 'won deal')} {'keeps' if written.without_line == 1 else 'keep'} no line"
+    why = "solved before cardtable kept them"
     if not written.solutions:
-        text += " (an empty file: no won deal to write)"
-    if written.without_line:
-        text += f"; {written.without_line} won deals keep no line (solved before cardtable kept them)"
-    return text
+        return (
+            text
+            + f" (an empty file: {f'the {lineless}, {why}' if written.without_line else 'no won deal to write'})"
+        )
+    return text + (f"; {lineless} ({why})" if written.without_line else "")
 
 
 def report_json(
@@ -416,14 +420,21 @@ UNKNOWN_SHARE_TO_WARN = 0.05
 
 
 def report_lines(
-    spec: GameSpec, path: Path, outcomes: list[Outcome], summary: Summary, settings: list[SettingsUsed]
+    spec: GameSpec,
+    path: Path,
+    outcomes: list[Outcome],
+    summary: Summary,
+    settings: list[SettingsUsed],
+    asked: range | None = None,
 ) -> list[str]:
-    """The report for people, one fact a line."""
+    """The report for people, one fact a line; ``asked`` is the range asked for, if one was."""
     w = summary.winnability
     decided = summary.won + summary.unwinnable
+    missing = len(asked) - summary.surveyed if asked is not None and summary.surveyed else 0
     lines = [
         f"{spec.id}, rules version {spec.rules_version}: {_span(outcomes)}, from {path}",
-        f"surveyed       {summary.surveyed}",
+        f"surveyed       {summary.surveyed}"
+        + (f" of the {plural(len(asked or ()), 'deal')} asked ({missing:,} not surveyed)" if missing else ""),
         f"won            {summary.won}",
         f"unwinnable     {summary.unwinnable}",
         f"unknown        {summary.unknown}",
@@ -471,4 +482,6 @@ def _settings_text(used: SettingsUsed) -> str:
     budget = used.budget
     timeout = "no timeout" if budget.timeout is None else f"timeout {budget.timeout:g} s"
     states = "no state limit" if budget.max_states is None else f"max states {budget.max_states:,}"
-    return f"{timeout}, {states}, table {budget.table:,}, cardtable {used.version}: {used.deals} deals"
+    return (
+        f"{timeout}, {states}, table {budget.table:,}, cardtable {used.version}: {plural(used.deals, 'deal')}"
+    )
