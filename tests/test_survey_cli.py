@@ -296,7 +296,7 @@ def test_a_report_of_a_range_partly_surveyed_says_how_much_was_not(surveyed: Pat
         (
             0,
             1,
-            "0 written to w.jsonl (an empty file: the 1 won deal keeps no line) (solved before cardtable kept them)",
+            "0 written to w.jsonl (an empty file: the 1 won deal keeps no line, solved before cardtable kept them)",
         ),
         (2, 18, "2 written to w.jsonl; 18 won deals keep no line (solved before cardtable kept them)"),
     ],
