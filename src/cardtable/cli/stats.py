@@ -45,10 +45,18 @@ def db_option(what: str) -> Callable[[F], F]:
     """The ``--db`` option of the commands that share the database; ``what`` says what it holds."""
     return click.option(
         "--db",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(dir_okay=False),
         default=None,
+        callback=_named_file,
         help=f"SQLite file for {what} [default: in the user data directory].",
     )
+
+
+def _named_file(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """The path ``--db`` names; an empty one (``--db ""``, an unset variable) names no file at all."""
+    if value is not None and not value.strip():
+        raise click.BadParameter(f"{value!r} names no file", ctx, param)
+    return None if value is None else Path(value)
 
 
 class Scorebook:
