@@ -719,9 +719,12 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_is_written(
 
 
 def test_a_plot_named_without_a_file_type_is_refused(surveyed: Path, tmp_path: Path) -> None:
-    result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "p"))
-    assert_fails(result, "has no file type: name it")
+    for name in ("p", ".png"):  # the second a hidden file with no type, as Python reads it
+        result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / name))
+        assert_fails(result, "has no file type: give a name such as plot.png, plot.svg or plot.pdf")
     assert not list(tmp_path.iterdir())
+    result = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "p.docx"))
+    assert_fails(result, "p.docx': format 'docx' is not supported (supported formats: ")
     drawn = run("report", "fan", "--db", str(surveyed), "--plot", str(tmp_path / "p.svg"))
     assert f"plot           drawn in {tmp_path / 'p.svg'}" in drawn.output.splitlines()
 

@@ -350,7 +350,9 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
     written where they are asked, before anything is written."""
     plot = outputs.get("--plot")
     if plot is not None and not Path(plot).suffix:  # matplotlib would write plot.png: another file
-        raise ExportError(f"--plot {plot!r} has no file type: name it {plot}.png, .svg or .pdf")
+        raise ExportError(
+            f"--plot {plot!r} has no file type: give a name such as plot.png, plot.svg or plot.pdf"
+        )
     seen = {_identity(db): "the results database"}
     for option, path in outputs.items():
         where = _identity(Path(path))

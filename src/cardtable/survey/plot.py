@@ -66,7 +66,8 @@ def _save(figure: Figure, title: str, path: str | Path) -> None:
     except OSError as error:
         raise PlotError(f"cannot write the plot {str(path)!r}: {reason(error)}") from None
     except ValueError as error:  # a file type matplotlib does not write
-        raise PlotError(f"cannot write the plot {str(path)!r}: {error}") from None
+        words = str(error)
+        raise PlotError(f"cannot write the plot {str(path)!r}: {words[:1].lower()}{words[1:]}") from None
 
 
 def _running(axes: Axes, verdicts: Sequence[Status]) -> None:
