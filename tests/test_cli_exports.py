@@ -98,3 +98,12 @@ def test_an_export_of_nothing_surveyed_is_refused_and_leaves_the_file_as_it_was(
     result = run("report", game, "--db", str(results), "--deals", deals, "--solutions", str(kept))
     assert_fails(result, 2, words)
     assert kept.read_text() == "the last export\n"
+
+
+def test_an_export_named_dash_goes_to_standard_output_and_the_report_to_standard_error(results: Path) -> None:
+    result = run("report", "fan", "--db", str(results), "--csv", "-")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].startswith("deal,verdict,")
+    assert "csv            3 deals written to standard output" in result.stderr.splitlines()
+    both = run("report", "fan", "--db", str(results), "--csv", "-", "--solutions", "-")
+    assert_fails(both, 2, "--csv '-' is the --solutions file too")

@@ -18,7 +18,8 @@ import json
 import os
 import signal
 import sys
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -59,6 +60,9 @@ from cardtable.survey.store import (
     remove_if_empty,
 )
 from cardtable.survey.task import Budget, Outcome, line_moves
+
+STDOUT: Final = "-"
+"""The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
 
 
 def _store_path(db: Path | None) -> Path:
@@ -228,10 +232,15 @@ def _rate_text(tally: Tally) -> str:
     "solutions_path",
     default=None,
     metavar="FILE.jsonl",
-    help="Write every win kept as a solution, one a line, for 'cardtable check FILE'.",
+    help="Write every win kept as a solution, one a line, for 'cardtable check FILE'"
+    " ('-': standard output, the report then going to standard error).",
 )
 @click.option(
-    "--csv", "csv_path", default=None, metavar="FILE.csv", help="Write every deal's result, a row each."
+    "--csv",
+    "csv_path",
+    default=None,
+    metavar="FILE.csv",
+    help="Write every deal's result, a row each ('-': standard output, the report then going to standard error).",
 )
 def report(
     game: str,
@@ -288,18 +297,18 @@ def report(
             out["csv"] = {"file": csv_path, "deals": in_csv}
         if plot_path is not None:
             out["plot"] = plot_path
-        click.echo(json.dumps(out, indent=2))
+        click.echo(json.dumps(out, indent=2), err=STDOUT in outputs.values())
     else:
         lines = report_lines(spec, store.path, outcomes, summary, settings, deals)
         if written is not None:
             lines.append(f"solutions      {_written_text(written)}")
-        if in_csv is not None:
-            lines.append(f"csv            {plural(in_csv, 'deal')} written to {csv_path}")
+        if in_csv is not None and csv_path is not None:
+            lines.append(f"csv            {plural(in_csv, 'deal')} written to {_shown(csv_path)}")
         if plot_path is not None:
             lines.append(f"plot           drawn in {plot_path}")
         if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
             lines.append(f"note           {_held_text(held, span, spec.id)}")
-        click.echo("\n".join(lines))
+        click.echo("\n".join(lines), err=STDOUT in outputs.values())  # the export has standard output
 
 
 def _held_text(held: list[str], span: tuple[int, int, int] | None, game: str) -> str:
@@ -376,9 +385,16 @@ def _identity(path: Path) -> tuple[int, int] | Path:
     return found.st_dev, found.st_ino
 
 
-def _exported(path: str) -> AbstractContextManager[IO[str]]:
-    """A file that ``report`` writes, in ``path``'s place only once it is whole."""
-    return replaced(path, lambda reason: ExportError(f"cannot write {path!r}: {reason}; nothing was written"))
+@contextmanager
+def _exported(path: str) -> Iterator[IO[str]]:
+    """A file that ``report`` writes, in ``path``'s place only once it is whole; ``-``, standard output."""
+    if path == STDOUT:
+        yield click.get_text_stream("stdout")
+        return
+    with replaced(
+        path, lambda reason: ExportError(f"cannot write {path!r}: {reason}; nothing was written")
+    ) as file:
+        yield file
 
 
 def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
@@ -390,8 +406,12 @@ def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
     return len(rows)
 
 
+def _shown(path: str) -> str:
+    return "standard output" if path == STDOUT else path
+
+
 def _written_text(written: Written) -> str:
-    text = f"{written.solutions} written to {written.file}"
+    text = f"{written.solutions} written to {_shown(written.file)}"
     lineless = f"{plural(written.without_line, 'won deal')} {'keeps' if written.without_line == 1 else 'keep'} no line"
     why = "solved before cardtable kept them"
     if not written.solutions:
