@@ -330,9 +330,10 @@ def test_a_report_of_results_under_other_rules_says_so(surveyed: Path, tmp_path:
 
 
 @pytest.mark.parametrize("command", ["survey", "report", "stats", "serve"])
-def test_an_empty_db_name_is_refused_as_naming_no_file(command: str) -> None:
+def test_an_empty_db_name_or_a_folder_is_refused_in_our_words(command: str) -> None:
     args = ("fan", "--deals", "1-3") if command in ("survey", "report") else ()
     assert_fails(run(command, *args, "--db", ""), "invalid value for '--db': '' names no file")
+    assert_fails(run(command, *args, "--db", "/"), "invalid value for '--db': file '/' is a directory")
 
 
 def test_a_database_in_memory_is_refused_for_it_would_keep_nothing() -> None:

@@ -14,6 +14,7 @@ import contextlib
 import errno
 import importlib
 import os
+import re
 import sys
 from typing import Any, Final, NoReturn
 
@@ -132,6 +133,8 @@ def _usage_text(error: click.UsageError) -> str:
     """
     message = error.format_message().rstrip(".")
     message = message[:1].lower() + message[1:]
+    # and the reason after "invalid value for '--db': ", a sentence of click's too ("File '/tmp' is ...")
+    message = re.sub(r"^(invalid value for [^:]+: )([A-Z][a-z])", lambda m: m[1] + m[2].lower(), message)
     return f"{message} (see '{error.ctx.command_path} --help')" if error.ctx is not None else message
 
 
