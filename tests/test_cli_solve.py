@@ -96,9 +96,12 @@ def test_a_deal_picture_is_not_a_deal_file_and_the_message_says_how_to_write_one
 
 def test_hint_names_a_move_or_says_the_position_is_lost(tmp_path: Path) -> None:
     won = run("hint", write(tmp_path, deal_to_json(nearly_won())))
-    assert won.output.startswith("play t0 f0 (K♥ fan/0 to foundation/0): the game can still be won")
+    assert (
+        won.output
+        == "play t0 f0 (K♥ fan/0 to foundation/0): the game can be won (the solver's line takes 2 moves)\n"
+    )
     lost = run("hint", "alexander-the-great", "2")
-    assert lost.output == "no move wins from here: this position can no longer be won\n"
+    assert lost.output == "no move wins from here: this position cannot be won\n"  # a deal: never could
     unknown = run("hint", "alexander-the-great-lucie", "1", "--max-states", "3")
     assert unknown.output.startswith(
         "try t10 f0 (A♠ fan/10 to foundation/0): the solver's best guess, not proved to win"

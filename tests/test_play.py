@@ -353,9 +353,11 @@ def test_a_position_without_a_deal_number_has_no_replay_command() -> None:
 def test_hint_names_a_winning_move_or_says_the_game_is_lost() -> None:
     assert (
         wrap(Session(nearly_won_fan()).hint(), None)
-        == "play t1 f3 (Q♠): the game can still be won in 2 moves"
+        == "play t1 f3 (Q♠): the game can be won (the solver's line takes 2 moves)"
     )
-    assert Session(lucie_blocked(0)).hint() == "no move wins from here: this position can no longer be won"
+    assert (
+        Session(lucie_blocked(0)).hint() == "no move wins from here: this position cannot be won"
+    )  # no move made
     assert "hint" in COMMANDS
 
 
@@ -497,7 +499,10 @@ def test_hints_followed_lead_along_one_line_to_the_win() -> None:
     for text in SEESAW:
         game.play(text)
     first = wrap(game.hint(), None)
-    moves = re.fullmatch(r"play (t\d+ [tf]\d+) \(.+\): the game can still be won in (\d+) moves", first)
+    moves = re.fullmatch(
+        r"play (t\d+ [tf]\d+) \(.+\): the game can still be won \(the solver.s line takes (\d+) moves\)",
+        first,
+    )
     assert moves is not None, first
     game.play(moves[1])
     game.undo()

@@ -143,7 +143,7 @@ def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
     for phrase in (
         "the top card of t3 onto a foundation, or onto the one pile that takes it",
         "(ranks A 2-10 J Q K or T, suits c d h s)",
-        "play t12 f0 (A♥): the game can still be won in 83 moves",
+        "play t12 f0 (A♥): the game can be won (the solver's line takes 83 moves)",
         "not a move: 'xyz' (try 't3 f1', 't3', a card like '7c' or 'redeal'; 'help' lists all)",
         "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving.",
         "Bye. Play this deal again with: cardtable play alexander-the-great-lucie 5",
@@ -289,9 +289,12 @@ def test_a_game_with_options_keeps_cardtable_stats_within_80_columns(tmp_path: P
 
 def test_a_hint_counts_its_moves_in_good_english_and_names_piles_by_code() -> None:
     game = Session(nearly_won_fan())
-    assert wrap(game.hint(), None) == "play t1 f3 (Q♠): the game can still be won in 2 moves"
-    game.play("t1")
-    assert wrap(game.hint(), None) == "play t0 f3 (K♠): the game can still be won in 1 move"
+    assert wrap(game.hint(), None) == "play t1 f3 (Q♠): the game can be won (the solver's line takes 2 moves)"
+    game.play("t1")  # a game under way: "still"
+    assert (
+        wrap(game.hint(), None)
+        == "play t0 f3 (K♠): the game can still be won (the solver's line takes 1 move)"
+    )
 
 
 def test_illegal_moves_name_piles_by_the_codes_the_player_types() -> None:
@@ -352,7 +355,9 @@ def test_winnable_plays_the_first_deal_drawn_that_the_solver_proves_winnable(
         "Deal 3 can be won: the solver found a line (3 deals tried).",
         "fan deal 3: play it again with cardtable play fan 3. Type help for the moves.",
     ]
-    assert "the game can still be won in 65 moves" in result.output  # the line found, remembered
+    assert (
+        "the game can be won (the solver's line takes 65 moves)" in result.output
+    )  # the line found, remembered
     assert LIVE_LINE not in result.output
 
 

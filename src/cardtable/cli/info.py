@@ -13,6 +13,7 @@ import gzip
 import io
 import itertools
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -21,7 +22,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Final, TypeVar, cast
+from typing import IO, Any, Final, TypeVar, cast
 
 import click
 
@@ -46,8 +47,39 @@ STDIN: Final = "-"
 GZIP_MAGIC: Final = b"\x1f\x8b"
 Parsed = TypeVar("Parsed")
 Record = TypeVar("Record")
-NUMBER_ARGS: Final = {"ignore_unknown_options": True}
-"""Lets ``-3`` reach the deal-number check, which says what is wrong with it, not click."""
+NEGATIVE_NUMBER: Final = re.compile(r"-[0-9]+")
+
+
+class DealNumberCommand(click.Command):
+    """A command with a deal number among its arguments: ``-3`` reaches the deal-number check, which
+    says what is wrong with it, where click would take it for an option it does not know.
+
+    Anything else that starts with a dash and is no option of the command is
+    refused as click refuses it (``no such option: --tmeout``, with what it may
+    have meant), rather than read as a file or a game's name.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["context_settings"] = {**kwargs.get("context_settings", {}), "ignore_unknown_options": True}
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        options = [param for param in self.get_params(ctx) if isinstance(param, click.Option)]
+        known = {name for option in options for name in (*option.opts, *option.secondary_opts)}
+        valued = {name for option in options if not option.is_flag for name in option.opts}
+        given = iter(args[: args.index("--")] if "--" in args else args)
+        for arg in given:
+            name, equals, _ = arg.partition("=")
+            if name in valued and not equals:  # its value may start with a dash: --timeout -1
+                next(given, None)
+            elif (
+                arg.startswith("-")
+                and arg != STDIN
+                and not NEGATIVE_NUMBER.fullmatch(arg)
+                and name not in known
+            ):
+                raise click.NoSuchOption(name, possibilities=sorted(known), ctx=ctx)
+        return super().parse_args(ctx, args)
 
 
 class InputFileError(CardtableError, OSError):
@@ -234,6 +266,10 @@ def _picture_hint(text: str) -> str:
 
 def position(source: str, number: str | None) -> State:
     """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal or a saved game."""
+    if number is not None and find_game(source) is None and os.path.exists(source):
+        raise OptionConflictError(
+            f"{source!r} is a file, and one is enough: {number!r} is one argument too many"
+        )
     if number is not None:
         return numbered_deal(source, number)
     return read_file(source, read_position)
@@ -273,7 +309,7 @@ def rules(game: str) -> None:
 DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")
 
 
-@click.command(name="deal", context_settings=NUMBER_ARGS)
+@click.command(name="deal", cls=DealNumberCommand)
 @click.argument("game")
 @click.argument("number")
 @click.option(
@@ -314,7 +350,7 @@ def _solvitaire_text(state: State, fmt: str) -> str:
     return solvitaire.rules_json(state.spec) if fmt == "solvitaire-rules" else solvitaire.deal_json(state)
 
 
-@click.command(context_settings=NUMBER_ARGS)
+@click.command(cls=DealNumberCommand)
 @click.argument("source", metavar="FILE|GAME")
 @click.argument("number", required=False, metavar="[N]")
 def moves(source: str, number: str | None) -> None:

@@ -26,7 +26,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import NUMBER_ARGS, numbered_deal, position_label, read_file, replaced
+from cardtable.cli.info import DealNumberCommand, numbered_deal, position_label, read_file, replaced
 from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, was_interrupted, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
@@ -684,7 +684,7 @@ def _say(out: Console, message: str) -> None:
     out.print(wrap(message, fitting_width(out)))
 
 
-@click.command(context_settings=NUMBER_ARGS)
+@click.command(cls=DealNumberCommand)
 @click.argument("game", metavar="GAME|FILE")
 @click.argument("number", required=False, metavar="[N]")
 @db_option("the statistics (shared with cardtable serve)")

@@ -19,8 +19,8 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import (
-    NUMBER_ARGS,
     STDIN,
+    DealNumberCommand,
     OptionConflictError,
     numbered_deal,
     position,
@@ -73,6 +73,10 @@ def positions(sources: tuple[str, ...]) -> list[tuple[str, State]]:
     if len(sources) == 2 and not os_path.exists(sources[0]) and _names_a_deal(*sources):
         state = numbered_deal(sources[0], sources[1])
         return [(position_label(state), state)]
+    if len(sources) > 2 and find_game(sources[0]) is not None and not os_path.exists(sources[0]):
+        raise OptionConflictError(
+            f"one deal number after the game: {sources[0]} {sources[1]} (several deals: deal files, or 'cardtable survey')"
+        )
     if sources.count(STDIN) > 1:
         raise OptionConflictError("'-' is given more than once: standard input can be read only once")
     states = [(source, read_file(source, read_position)) for source in sources]
@@ -204,7 +208,7 @@ def verdict_line(result: SolveResult) -> str:
     return f"unknown: {result.reason} before a verdict ({cost})"
 
 
-@click.command(context_settings=NUMBER_ARGS)
+@click.command(cls=DealNumberCommand)
 @click.argument("sources", nargs=-1, required=True, metavar="GAME N | FILE...")
 @click.option("--json", "as_json", is_flag=True, help="Print solutions (JSON Lines, in the order given).")
 @with_budget
@@ -247,7 +251,7 @@ def _wrap(items: list[str], width: int = 78) -> str:
     return "\n".join(lines)
 
 
-@click.command(context_settings=NUMBER_ARGS)
+@click.command(cls=DealNumberCommand)
 @click.argument("source", metavar="FILE|GAME")
 @click.argument("number", required=False, metavar="[N]")
 @with_budget
@@ -292,13 +296,17 @@ def hint_text(state: State, result: SolveResult, *, name: Callable[[State, Move]
     player types, says it in codes alone.
     """
     name = name or _named
+    played = bool(state.move_stack)  # "still", "no longer": only of a game under way
     if result.status == "won" and result.moves:
         move = result.moves[0]
-        return f"play {name(state, move)}: the game can still be won in {plural(len(result.moves), 'move')}"
+        return (
+            f"play {name(state, move)}: the game can {'still ' if played else ''}be won"
+            f" (the solver's line takes {plural(len(result.moves), 'move')})"
+        )
     if result.status == "won":
         return "the game is won"
     if result.status == "unwinnable":
-        return "no move wins from here: this position can no longer be won"
+        return f"no move wins from here: this position {'can no longer' if played else 'cannot'} be won"
     if result.guess is not None:
         return (
             f"try {name(state, result.guess)}: the solver's best guess, not proved to win"
