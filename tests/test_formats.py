@@ -43,6 +43,7 @@ from cardtable.formats import (
     replay,
     solutions_in,
 )
+from cardtable.solver import Limit, solve
 from helpers import (
     ACEY,
     ALEXANDER,
@@ -444,13 +445,28 @@ def test_an_alexander_foundation_missing_its_starting_card() -> None:
     assert str(caught.value) == "foundation/2 is empty, but its starting card never leaves it"
 
 
+def test_alexander_foundations_of_one_direction_may_come_in_any_order() -> None:
+    """formats.md: a foundation's direction follows from its first card; the order within is the file's."""
+    obj = deal_to_dict(deal(load_game(ALEXANDER), 10))
+    found = obj["piles"]["foundation"]
+    found[:] = [found[1], found[0], found[3], found[2]]  # AD, AH, KS, KC
+    state = deal_from_dict(obj)
+    result = solve(state, Limit(seconds=20))
+    assert result.status == "won"
+    replayed = state.copy()
+    for move in result.moves:
+        replayed.push_checked(move)
+    assert replayed.is_won()
+
+
 def test_an_alexander_foundation_with_the_wrong_starting_card() -> None:
     obj = start(ALEXANDER)
-    found = obj["piles"]["foundation"]
-    found[0], found[1] = found[1], found[0]  # AD where AH belongs
+    fan = next(f for f in obj["piles"]["fan"] if "AC" in f)
+    fan[fan.index("AC")] = obj["piles"]["foundation"][0][0]  # AC where a red ace belongs
+    obj["piles"]["foundation"][0] = ["AC"]
     with pytest.raises(InvalidDealError) as caught:
         deal_from_dict(obj)
-    assert str(caught.value) == "foundation/0 starts with AD; it must start with AH"
+    assert str(caught.value) == "foundation/0 starts with AC; it must start with AH or AD"
 
 
 def test_an_alexander_black_foundation_built_up() -> None:

@@ -92,12 +92,12 @@ def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequen
         raise InvalidDealError(
             f"{where} starts with {card_name(pile[0])}; it must start with {'an ace' if group.builds_up(index) else 'a king'}"
         )
-    if not spec.foundation_gives and index < len(spec.foundation_starts):
-        start = spec.foundation_starts[index]
-        if pile[0] != start:
-            raise InvalidDealError(
-                f"{where} starts with {card_name(pile[0])}; it must start with {card_name(start)}"
-            )
+    starts = [card for number, card in enumerate(spec.foundation_starts) if group.bases[number] == base]
+    if not spec.foundation_gives and starts and pile[0] not in starts:  # same-base piles in any order
+        raise InvalidDealError(
+            f"{where} starts with {card_name(pile[0])}; it must start with "
+            + " or ".join(card_name(card) for card in dict.fromkeys(starts))
+        )
     step = 1 if group.builds_up(index) else -1
     for below, card in itertools.pairwise(pile):
         if RANK_OF[card] != RANK_OF[below] + step or (
