@@ -486,6 +486,17 @@ def test_check_fails_a_verdict_that_its_own_moves_disprove(tmp_path: Path, verdi
     assert result.output == f"not ok: the moves win, so the result is 'won', not {verdict!r}\n"
 
 
+@pytest.mark.parametrize(
+    ("verdict", "after"), [("unwinnable", "; an unwinnable claim is not checked"), ("unknown", "")]
+)
+def test_check_passes_a_claim_with_no_line_but_says_an_unwinnable_one_is_not_proved(
+    tmp_path: Path, verdict: str, after: str
+) -> None:
+    result = run("check", write(tmp_path, solution_json(nearly_won(), [], verdict)))
+    assert result.exit_code == 0
+    assert result.output.startswith(f"ok 0 moves{after}")
+
+
 def test_check_fails_a_solved_deal_relabelled_unwinnable(tmp_path: Path) -> None:
     solved = json.loads(run("solve", "fan", "3", "--json").output)
     assert solved["result"] == "won"

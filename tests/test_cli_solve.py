@@ -55,7 +55,9 @@ def test_solve_several_files_prints_json_lines_in_order(tmp_path: Path) -> None:
     assert [json.loads(line)["result"] for line in lines] == ["won", "unwinnable"]
     assert json.loads(lines[1])["deal"]["deal"] == 2
     checked = run("check", write(tmp_path, result.output, "solutions.jsonl"))
-    assert checked.output == "ok 2 solutions (1 won, 1 unwinnable), 2 moves\n"
+    assert checked.output == (
+        "ok 2 solutions (1 won, 1 unwinnable), 2 moves; an unwinnable claim is not checked: a replay can prove only a win\n"
+    )
 
 
 def test_a_budget_that_runs_out_says_unknown() -> None:

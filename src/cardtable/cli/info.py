@@ -375,11 +375,12 @@ def _as_written(state: State, move: Move) -> Move:
 @click.command()
 @click.argument("file", metavar="FILE")
 def check(file: str) -> None:
-    """Replay the solution in FILE ('-' reads standard input), or each of several.
+    """Replay the solution in FILE ('-' reads standard input), or the several solutions it holds.
 
     Prints 'ok N moves' and exits 0 if every move is legal and the moves
     bear out the result: a 'won' solution's end in a win, an 'unwinnable' or
-    'unknown' one's do not. Otherwise prints 'not ok: ' and the first
+    'unknown' one's do not. That an 'unwinnable' deal truly cannot be won no
+    replay can show, and 'ok' says so; 'cardtable solve' searches it again. Otherwise prints 'not ok: ' and the first
     problem, such as the first illegal move and why, and exits 1. A file that
     is not a solution at all fails with exit code 2.
 
@@ -398,7 +399,7 @@ def check(file: str) -> None:
         if result.problem is not None:
             click.echo(f"not ok: {result.problem}")
             click.get_current_context().exit(1)
-        click.echo(f"ok {result.legal_moves} moves")
+        click.echo(f"ok {result.legal_moves} moves{UNCHECKED if first.result == 'unwinnable' else ''}")
         return
     failed, moves, results = 0, 0, Counter[str]()
     for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
@@ -418,7 +419,13 @@ def check(file: str) -> None:
         click.echo(f"not ok: {failed} of {total} solutions")
         click.get_current_context().exit(1)
     verdicts = ", ".join(f"{results[verdict]} {verdict}" for verdict in RESULTS if results[verdict])
-    click.echo(f"ok {total} solutions ({verdicts}), {moves} moves")
+    click.echo(
+        f"ok {total} solutions ({verdicts}), {moves} moves{UNCHECKED if results['unwinnable'] else ''}"
+    )
+
+
+UNCHECKED: Final = "; an unwinnable claim is not checked: a replay can prove only a win"
+"""What ``check`` adds when it passes an ``unwinnable``: its moves are legal and do not win, and that is all."""
 
 
 def _named_errors(path: str, records: Iterator[Record]) -> Iterator[Record]:
