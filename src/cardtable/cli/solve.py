@@ -204,7 +204,7 @@ def verdict_line(result: SolveResult) -> str:
     if result.status == "won":
         return f"won in {plural(len(result.moves), 'move')} ({cost})"
     if result.status == "unwinnable":
-        return f"unwinnable: no line wins ({cost}, every position searched)"
+        return f"unwinnable: no line wins ({cost}, every line ruled out)"
     return f"unknown: {result.reason} before a verdict ({cost})"
 
 
