@@ -325,8 +325,9 @@ DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")
 def deal_command(game: str, number: str, fmt: str | None, as_json: bool) -> None:
     """Show deal NUMBER (1 to 2147483647) of GAME.
 
-    Every card is shown, bottom to top, left to right: the last card of a line
-    is the one that plays. Red cards are red where the terminal has colour.
+    Every face-up card is shown, bottom to top, left to right: the last card of
+    a line is the one that plays. A stock is face down, and shows its count
+    (--json gives its cards too). Red cards are red where the terminal has colour.
 
     --format solvitaire writes the deal as Solvitaire's deal file, and
     --format solvitaire-rules the rules file that makes Solvitaire play our
