@@ -381,9 +381,9 @@ def test_bad_deals_name_the_problem(game: str, change: Any, message: str) -> Non
         ('{"game": "fan",}', "malformed deal json at line 1 column 16"),
         ("", "no deal in it: it is empty"),
         (" \n", "no deal in it: it is empty"),
-        ("[]", "a deal must be a json object, not list"),
-        ("42", "a deal must be a json object, not int"),
-        ("null", "a deal must be a json object, not NoneType"),
+        ("[]", "a deal must be a json object, not []"),
+        ("42", "a deal must be a json object, not 42"),
+        ("null", "a deal must be a json object, not null"),
         ("[" * 100_000 + "]" * 100_000, "malformed deal json"),
         ('{"game": "fan", "piles": ' + "[" * 100_000 + "]" * 100_000 + "}", "malformed deal json"),
     ],
@@ -692,9 +692,10 @@ def test_a_solution_with_null_redeals_replays_the_same() -> None:
     ("text", "message"),
     [
         ("{", "malformed solution json at line 1 column 2"),
-        ("[]", "a solution must be a json object"),
+        ("[]", "a solution must be a json object, not []"),
+        ('{"result": "won", "moves": []}', "it has no 'deal': a solution holds its deal whole"),
         (
-            '{"result": "won", "moves": []}',
+            '{"deal": null, "result": "won"}',
             "its 'deal' must be a deal object (with 'game' and 'piles'), not null",
         ),
         ('{"deal": 7, "result": "won"}', "its 'deal' must be a deal object (with 'game' and 'piles'), not 7"),
@@ -713,7 +714,15 @@ def test_malformed_solutions(text: str, message: str) -> None:
     ("change", "message"),
     [
         (lambda o: o.update(result="lost"), "'result' must be one of won, unwinnable, unknown, not \"lost\""),
-        (lambda o: o.pop("result"), "'result' must be one of won, unwinnable, unknown, not null"),
+        (lambda o: o.pop("result"), "it has no 'result': give one of won, unwinnable, unknown"),
+        (
+            lambda o: o.update(game="nosuch"),
+            "'game' is \"nosuch\", no game cardtable knows (its deal is of alexander-the-great-lucie)",
+        ),
+        (
+            lambda o: o.update(game="alexander-the-great"),
+            "'game' is \"alexander-the-great\" but its deal is of alexander-the-great-lucie",
+        ),
         (lambda o: o.update(moves={"deal": "stock"}), "'moves' must be a list of moves"),
         (lambda o: o["moves"].append({"from": "fan/1"}), "lacks 'to'"),
         (lambda o: o["deal"]["piles"]["fan"].pop(), "its deal: 'fan' has 17 piles"),

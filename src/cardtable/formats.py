@@ -130,7 +130,7 @@ def _carries_redeals(spec: GameSpec) -> bool:
 def deal_from_dict(obj: Any) -> State:
     """Build a position from a deal object, or raise InvalidDealError saying why not."""
     if not isinstance(obj, dict):
-        raise InvalidDealError(f"a deal must be a json object, not {type(obj).__name__}")
+        raise InvalidDealError(f"a deal must be a json object, not {excerpt(obj)}")
     kind = record_kind(obj)
     if kind in _NOT_A_DEAL:
         raise InvalidDealError(_NOT_A_DEAL[kind])
@@ -415,7 +415,9 @@ def _solution_from(obj: Any) -> Solution:
             "this is a saved game, not a solution: it has no 'result' ('cardtable play' resumes it)"
         )
     deal, moves = _read_record(obj, "solution", InvalidSolutionError)
-    result = obj.get("result")
+    if "result" not in obj:
+        raise InvalidSolutionError(f"it has no 'result': give one of {', '.join(RESULTS)}")
+    result = obj["result"]
     if result not in RESULTS:
         raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {excerpt(result)}")
     stats = obj.get("stats")
@@ -425,24 +427,26 @@ def _solution_from(obj: Any) -> Solution:
 def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[State, list[Move]]:
     """The deal and the moves of a solution or a saved game, checked for shape (not replayed)."""
     if not isinstance(obj, dict):
-        raise error(f"a {what} must be a json object")
+        raise error(f"a {what} must be a json object, not {excerpt(obj)}")
     if record_kind(obj) == "deal":
         besides = " with 'result' and 'moves'" if what == "solution" else " with 'moves'"
         raise error(
             f"this looks like a deal, not a {what}: a {what} holds its deal whole under 'deal',{besides}"
         )
-    if not isinstance(obj.get("deal"), dict):
-        raise error(
-            f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj.get('deal'))}"
-        )
+    if "deal" not in obj:
+        raise error(f"it has no 'deal': a {what} holds its deal whole (with 'game' and 'piles') under 'deal'")
+    if not isinstance(obj["deal"], dict):
+        raise error(f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj['deal'])}")
     try:
         deal = deal_from_dict(obj["deal"])
     except InvalidDealError as problem:
         raise error(f"its deal: {problem}") from None
     game = obj.get("game", deal.spec.id)
     spec = find_game(game) if isinstance(game, str) else None
-    if spec is None or spec.id != deal.spec.id:
-        raise error(f"'game' is {excerpt(game)} but its deal is a {deal.spec.id} deal")
+    if spec is None:
+        raise error(f"'game' is {excerpt(game)}, no game cardtable knows (its deal is of {deal.spec.id})")
+    if spec.id != deal.spec.id:
+        raise error(f"'game' is {excerpt(game)} but its deal is of {deal.spec.id}")
     return deal, _read_moves(obj, "moves", error)
 
 
