@@ -346,7 +346,7 @@ def _more_bad_deals() -> list[tuple[str, str, Any, str]]:
         ("seven acey foundations", ACEY, _delete(["piles", "foundation", 7]), "'foundation' has 7 piles"),
         ("three reserves", ACEY, lambda o: o["piles"]["reserve"].append([]), "'reserve' has 3 piles"),
         ("two stocks", ACEY, lambda o: o["piles"]["stock"].append([]), "'stock' has 2 piles"),
-        ("a card twice", ALEXANDER, duplicate, "the cards are not the alexander-the-great deck: too many"),
+        ("a card for another", ALEXANDER, duplicate, "deck: too many 4H (each card once), and missing TC"),
         ("a card missing", ALEXANDER, missing, "the cards are not the alexander-the-great deck: missing"),
         ("an extra card", FAN, extra, "too many AS (each card once)"),
         ("half the stock", ACEY, one_deck, "the cards are not the acey-and-kingsley deck: missing"),

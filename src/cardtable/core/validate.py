@@ -61,12 +61,15 @@ def _check_deck(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
     extra = found - wanted
     missing = wanted - found
     copies = "once" if spec.decks == 1 else f"{spec.decks} times"
+    wrong = []  # both, when a card was typed for another: "too many AS ..., and missing 7C"
     if extra:
-        names = ", ".join(card_name(c) for c in sorted(extra.elements()))
-        raise InvalidDealError(f"the cards are not the {spec.id} deck: too many {names} (each card {copies})")
+        wrong.append(
+            f"too many {', '.join(card_name(c) for c in sorted(extra.elements()))} (each card {copies})"
+        )
     if missing:
-        names = ", ".join(card_name(c) for c in sorted(missing.elements()))
-        raise InvalidDealError(f"the cards are not the {spec.id} deck: missing {names}")
+        wrong.append(f"missing {', '.join(card_name(c) for c in sorted(missing.elements()))}")
+    if wrong:
+        raise InvalidDealError(f"the cards are not the {spec.id} deck: {', and '.join(wrong)}")
 
 
 def _check_pile(spec: GameSpec, group: PileGroup, index: int, pile: Sequence[Card]) -> None:
