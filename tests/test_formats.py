@@ -776,6 +776,16 @@ def test_a_mistake_is_found_at_its_line_however_the_text_is_cut(seed: int) -> No
         list(solutions_in(pieces))
 
 
+@pytest.mark.parametrize("cuts", [[], [10], [40, 41, 300]])
+def test_a_record_cut_short_is_told_with_the_line_it_begins_on(cuts: list[int]) -> None:
+    first, second = THREE_SOLUTIONS.splitlines()[:2]
+    text = f'{first}\n{{"game": "fan", \n{second}\n'  # line 2 cut short, runs into line 3
+    with pytest.raises(InvalidSolutionError) as caught:
+        list(solutions_in(_pieces(text, cuts)))
+    assert str(caught.value).startswith("malformed solution json at line 3 column 1: ")
+    assert str(caught.value).endswith(" (in the solution that begins at line 2)")
+
+
 @pytest.mark.parametrize("cut", [0, 30, 2000])
 def test_a_number_too_long_to_read_is_malformed_json(cut: int) -> None:
     text = '{"game": "fan", "deal": ' + "1" * 5000 + ', "result": "won", "moves": []}'

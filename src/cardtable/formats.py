@@ -72,10 +72,14 @@ def parse_json(text: str, what: str, error: type[CardtableError]) -> Any:
 
 
 @contextmanager
-def _reading_json(what: str, error: type[CardtableError], first_line: int = 1) -> Iterator[None]:
+def _reading_json(
+    what: str, error: type[CardtableError], first_line: int = 1, begins: int | None = None
+) -> Iterator[None]:
     """Turn the json module's complaints into ``error``, naming what was being read and where.
 
-    ``first_line`` is the line of the whole text that the text read starts on.
+    ``first_line`` is the line of the whole text that the text read starts on;
+    ``begins``, the line the value being read begins on, named too when the
+    fault is on a later line (a record cut short runs into the next one).
     Besides malformed text, the json module refuses numbers of over 4,300
     digits with a plain ValueError, and deep nesting with a RecursionError.
     """
@@ -83,10 +87,15 @@ def _reading_json(what: str, error: type[CardtableError], first_line: int = 1) -
     try:
         yield
     except json.JSONDecodeError as problem:
-        where = f"line {first_line + problem.lineno - 1} column {problem.colno}"
+        line = first_line + problem.lineno - 1
         said = problem.msg.lower()  # "unterminated string starting at", the place given before it
         said = f"{said.removesuffix(' at')} there" if said.endswith(" at") else said
-        raise error(f"malformed {json_what} at {where}: {said}") from None
+        said += (
+            f" (in the {what or 'value'} that begins at line {begins})"
+            if begins is not None and 1 < begins < line  # a record cut short, run into the next
+            else ""
+        )
+        raise error(f"malformed {json_what} at line {line} column {problem.colno}: {said}") from None
     except (TypeError, ValueError) as problem:  # not text; "exceeds the limit (4300 digits) ...; use sys..."
         raise error(f"malformed {json_what}: {str(problem).split(';')[0].lower()}") from None
     except RecursionError:
@@ -354,9 +363,8 @@ def json_values(pieces: Iterable[str], what: str, error: type[CardtableError]) -
         if at == len(text) and ended:
             break
         if at < len(text) and (ended or len(text) - at >= 2 * tried):
-            with _reading_json(
-                what, error, line - text.count("\n", 0, counted)
-            ):  # the line ``text`` starts on
+            first = line - text.count("\n", 0, counted)  # the line ``text`` starts on
+            with _reading_json(what, error, first, first + text.count("\n", 0, at)):
                 value = _decoded(decoder, text, at, ended)
             if value is not None:
                 line, counted = line + text.count("\n", counted, at), at
