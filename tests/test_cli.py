@@ -647,7 +647,7 @@ def test_the_installed_script_reads_standard_input_once_compressed_or_not() -> N
 
 def test_the_installed_script_reports_errors_in_one_line() -> None:
     for args, words in [
-        (["deal", "fan", "0"], "not a deal number: 0"),
+        (["deal", "fan", "0"], "not a deal number: '0'"),
         (["moves", "/nonexistent"], "cannot read"),
     ]:
         done = subprocess.run([script(), *args], capture_output=True, text=True)

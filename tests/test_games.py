@@ -105,6 +105,12 @@ def test_a_name_tells_the_options_apart() -> None:
         (f"{FAN}(redeals=1)", "options: none"),
         (f"{LUCIE}(redeals=1,redeals=2)", "option 'redeals' of alexander-the-great-lucie is given twice"),
         (f"{LUCIE}(redeals=0, redeal_anytime=true, redeals = 0)", "option 'redeals' "),
+        (
+            f"{LUCIE}(=0)",
+            "alexander-the-great-lucie: '=0' names no option",
+        ),
+        (f"{LUCIE}(redeals=0,)", "alexander-the-great-lucie: an empty option (a comma too many"),
+        (f"{LUCIE}(redeals=0", "its options need a closing parenthesis"),
     ],
 )
 def test_bad_ids(text: str, fragment: str) -> None:

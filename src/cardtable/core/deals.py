@@ -40,9 +40,12 @@ def check_deal_number(number: int) -> int:
 def parse_deal_number(text: str) -> int:
     """The deal number in ``text``, or InvalidDealError quoting it ('abc', '0', '2147483648')."""
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_DEAL)) + 1):
-        raise InvalidDealError(f"not a deal number: {text!r} (deals run from {MIN_DEAL} to {MAX_DEAL})")
-    return check_deal_number(int(digits))
+    if (
+        not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(MAX_DEAL)) + 1)
+        or not MIN_DEAL <= int(digits) <= MAX_DEAL
+    ):  # quoted as typed: '0' as '-1' is
+        raise InvalidDealError(f"not a deal number: {quoted(text)} (deals run from {MIN_DEAL} to {MAX_DEAL})")
+    return int(digits)
 
 
 _RANGE_RE: Final = re.compile(r"^\s*([0-9]+)\s*(?:[-\u2013]\s*([0-9]+)\s*)?$")

@@ -23,6 +23,11 @@ _ID_RE: Final = re.compile(r"^\s*([a-z0-9-]+)\s*(?:\((.*)\))?\s*$")
 def load_game(game_id: str) -> GameSpec:
     """The spec for ``'alexander-the-great'`` or ``'alexander-the-great-lucie(redeals=0)'``."""
     match = _ID_RE.match(game_id) if isinstance(game_id, str) else None
+    if match is None and isinstance(game_id, str) and game_id.count("(") > game_id.count(")"):
+        raise UnknownGameError(
+            f"not a game id: {game_id!r} (its options need a closing parenthesis:"
+            " alexander-the-great-lucie(redeals=0))"
+        )
     if match is None:
         raise UnknownGameError(f"not a game id: {game_id!r} (known games: {', '.join(GAMES)})")
     name, arguments = match.groups()
@@ -55,6 +60,13 @@ def find_game(game_id: str) -> GameSpec | None:
 
 def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
     key, equals, raw = (s.strip() for s in part.partition("="))
+    if not key:  # "(=0)", or a comma too many: "(redeals=0,)"
+        what = (
+            f"{quoted(part.strip())} names no option"
+            if part.strip()
+            else "an empty option (a comma too many?)"
+        )
+        raise UnknownGameError(f"{base.id}: {what} (options: {', '.join(base.options) or 'none'})")
     if key not in base.options:
         allowed = ", ".join(base.options) or "none"
         raise UnknownGameError(f"{base.id} has no option {quoted(key)} (options: {allowed})")
