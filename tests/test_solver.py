@@ -11,7 +11,7 @@ from cardtable import Card, Move, State, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
 from cardtable.formats import Solution, deal_from_dict, read_deal, replay
-from cardtable.solver import Limit, Progress, search, solve
+from cardtable.solver import InvalidLimitError, Limit, Progress, search, solve
 from cardtable.solver.prune import Pruner, safe_home_move
 from helpers import (
     ACEY,
@@ -395,3 +395,21 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
     with pytest.raises(KeyboardInterrupt):
         solve(start, progress=stop)
     assert [list(pile) for pile in start.piles] == before and not start.move_stack
+
+
+@pytest.mark.parametrize(
+    ("limit", "words"),
+    [
+        ({"states": -5}, "a limit of -5 positions"),
+        ({"table": 0}, "a table of 0 positions"),
+        ({"seconds": float("nan")}, "a limit of nan seconds"),
+    ],
+)
+def test_a_limit_no_search_could_keep_is_refused(limit: dict[str, float], words: str) -> None:
+    with pytest.raises(InvalidLimitError, match=words):
+        Limit(**limit)  # type: ignore[arg-type]
+
+
+def test_no_seconds_left_is_unknown_at_once_and_says_none_ran_out() -> None:
+    result = solve(deal(load_game("fan"), 3), Limit(seconds=-1))  # what a walk back may hand on
+    assert (result.status, result.reason) == ("unknown", "0 s ran out")

@@ -41,7 +41,12 @@ from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 budget_options = [
-    click.option("--timeout", type=Seconds(min=0.001), default=None, help="Seconds per position."),
+    click.option(
+        "--timeout",
+        type=Seconds(min=0.001),
+        default=None,
+        help="Seconds for each position solved (each FILE, or the deal).",
+    ),
     click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
     click.option(
         "--max-table",

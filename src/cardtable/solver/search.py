@@ -9,11 +9,13 @@ the shuffles of later redeals, which the deal fixes.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
+from cardtable.core.errors import CardtableError
 from cardtable.core.layout import Plan
 from cardtable.core.move import Move
 from cardtable.core.notation import plural
@@ -46,11 +48,30 @@ PROGRESS_EVERY: Final = 0.25
 
 @dataclass(frozen=True)
 class Limit:
-    """Budgets for one search: positions, seconds, transposition-table size."""
+    """Budgets for one search: positions, seconds, transposition-table size.
+
+    Seconds at or below zero leave no time (a walk back may hand on what is
+    left of its own); a count of positions below zero, or a table of no
+    room, is a mistake, refused when the limit is made.
+    """
 
     states: int | None = None
     seconds: float | None = None
     table: int = DEFAULT_TABLE_CAP
+
+    def __post_init__(self) -> None:
+        if self.states is not None and self.states < 0:
+            raise InvalidLimitError(
+                f"a limit of {self.states} positions: give 0 or more, or None for no limit"
+            )
+        if self.seconds is not None and math.isnan(self.seconds):
+            raise InvalidLimitError("a limit of nan seconds: give a number, or None for no limit")
+        if self.table < 1:
+            raise InvalidLimitError(f"a table of {self.table} positions: give room for 1 at least")
+
+
+class InvalidLimitError(CardtableError, ValueError):
+    """A :class:`Limit` that no search could keep: fewer than no positions, a table with no room."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +218,7 @@ class _Budget:
             raise _BudgetExceeded(f"the table is full ({plural(limit.table, 'position')})")
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
-            raise _BudgetExceeded(f"{limit.seconds} s ran out")
+            raise _BudgetExceeded(f"{max(limit.seconds or 0, 0)} s ran out")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + PROGRESS_EVERY
             self.progress(Progress(states, table, now - self.started))
