@@ -268,7 +268,18 @@ BAD_DEALS: list[tuple[str, str, Any, str]] = [
         _set(["deal"], 2**31),
         "'deal' must be a whole number from 1 to 2147483647, not 2147483648",
     ),
-    ("seed negative", LUCIE, _set(["seed"], -1), "'seed' must be a whole number >= 0, not -1"),
+    (
+        "seed negative",
+        LUCIE,
+        _set(["seed"], -1),
+        "'seed' must be a whole number from 0 to 18446744073709551615, not -1",
+    ),
+    (
+        "seed past 64 bits",
+        LUCIE,
+        _set(["seed"], 2**64),
+        "'seed' must be a whole number from 0 to 18446744073709551615",
+    ),
     ("redeals negative", LUCIE, _set(["redeals_left"], -1), "'redeals_left' must be a whole number >= 0"),
     (
         "redeals too many",

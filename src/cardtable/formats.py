@@ -152,7 +152,7 @@ def deal_from_dict(obj: Any) -> State:
         raise InvalidDealError(str(problem)) from None
     number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL)
     redeals_at_all = _carries_redeals(spec)  # to any other game these are unknown fields, ignored
-    seed = _optional_int(obj, "seed", low=0) if redeals_at_all else None
+    seed = _optional_int(obj, "seed", low=0, high=2**64 - 1) if redeals_at_all else None  # SplitMix64 state
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
     groups = _read_groups(spec, obj.get("piles"))
     redeals = spec.redeals if redeals_left is None else redeals_left
