@@ -146,47 +146,42 @@ def test_a_survey_killed_part_way_resumes_to_the_same_table(tmp_path: Path) -> N
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
-def test_ctrl_c_stops_at_once_and_says_how_to_go_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("signum", "whole_group", "said"),
+    [
+        (signal.SIGINT, True, "cardtable: interrupted;"),  # Ctrl-C: the terminal signals every process
+        (
+            signal.SIGTERM,
+            False,
+            "cardtable: stopped (SIGTERM);",
+        ),  # to the parent alone: `timeout`, `docker stop`
+        (
+            signal.SIGHUP,
+            True,
+            "cardtable: stopped (SIGHUP);",
+        ),  # a closed terminal: every process, its tracker too
+    ],
+    ids=["ctrl-c", "sigterm", "closed terminal"],
+)
+def test_a_signal_stops_the_survey_at_once_in_one_line_keeping_what_was_stored(
+    tmp_path: Path, signum: signal.Signals, whole_group: bool, said: str
+) -> None:
     db = tmp_path / "survey.sqlite"
     process = start_survey(db, "1-2000")
     wait_for_results(db, process, at_least=5)
-    os.killpg(process.pid, signal.SIGINT)
+    if whole_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
-    last = stderr.decode().strip().splitlines()[-1]
-    assert last.startswith("cardtable: interrupted;") and "run again" in last
-    assert "Traceback" not in stderr.decode()
+    assert process.returncode == 128 + signum
+    lines = stderr.decode().strip().splitlines()
+    assert lines[-1].startswith(said) and "run again" in lines[-1]
+    assert not [
+        line for line in lines if any(word in line for word in ("Traceback", "resource_tracker", "leaked"))
+    ]
     assert_group_ends(process.pid)  # no worker left behind
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
-def test_sigterm_stops_as_ctrl_c_does(tmp_path: Path) -> None:
-    db = tmp_path / "survey.sqlite"
-    process = start_survey(db, "1-2000")
-    wait_for_results(db, process, at_least=5)
-    process.terminate()  # to the parent alone, as `timeout` and `docker stop` send it
-    _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 143
-    said = stderr.decode()
-    assert said.strip().splitlines()[-1].startswith("cardtable: stopped (SIGTERM);") and "run again" in said
-    assert "Traceback" not in said and "leaked" not in said
-    assert_group_ends(process.pid)
     assert count(db) >= 5, "what was stored stays"
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for left-over workers in /proc")
-def test_a_closed_terminal_stops_the_survey_in_one_line(tmp_path: Path) -> None:
-    """SIGHUP to every process of the command, as a closing terminal sends it, the resource tracker too."""
-    db = tmp_path / "survey.sqlite"
-    process = start_survey(db, "1-2000")
-    wait_for_results(db, process, at_least=5)
-    os.killpg(process.pid, signal.SIGHUP)
-    _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 129
-    said = stderr.decode().strip().splitlines()
-    assert said[-1].startswith("cardtable: stopped (SIGHUP);")
-    assert not [line for line in said if "Traceback" in line or "resource_tracker" in line], said
-    assert_group_ends(process.pid)
 
 
 def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_path: Path) -> None:
