@@ -131,7 +131,9 @@ def survey(
 
     Runs in parallel on all cores unless --workers says otherwise. Results are
     stored as they come: interrupt at will, then run the same command again to
-    go on. A deal already stored is never solved or counted twice.
+    go on. A deal stored when a run starts is not solved again, and no deal is
+    ever counted twice; two surveys of overlapping ranges at once may each
+    solve a deal, and the first result stored is kept (a verdict over an unknown).
     """
     spec = load_game(game)
     deals = parse_deal_range(deal_range)
