@@ -381,9 +381,10 @@ def check(file: str) -> None:
     Prints 'ok N moves' and exits 0 if every move is legal and the moves
     bear out the result: a 'won' solution's end in a win, an 'unwinnable' or
     'unknown' one's do not. That an 'unwinnable' deal truly cannot be won no
-    replay can show, and 'ok' says so; 'cardtable solve' searches it again. Otherwise prints 'not ok: ' and the first
-    problem, such as the first illegal move and why, and exits 1. A file that
-    is not a solution at all fails with exit code 2.
+    replay can show, and 'ok' says so; 'cardtable solve' searches it again.
+    Otherwise prints 'not ok: ' and the first problem, such as the first
+    illegal move and why, and exits 1. A file that is not a solution at all
+    fails with exit code 2.
 
     A file may hold several solutions one after another, such as the JSON
     Lines of 'cardtable solve --json' on several deals: then each one that

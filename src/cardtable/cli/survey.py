@@ -269,19 +269,10 @@ def report(
     with ResultStore(_store_path(db), create=False) as store, store.snapshot():
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
-        held = store.games() if not outcomes else []
-        span = store.span(spec.id, spec.rules_version) if not outcomes else None
-        if spec.id in held and span is None:  # results of other rules only: say so, not "it holds fan"
-            versions = ", ".join(map(str, store.rules_versions(spec.id)))
-            held = [
-                f"{spec.id} only under rules version {versions}, and this cardtable plays version"
-                f" {spec.rules_version}: survey it again to report it"
-            ]
-        if not outcomes and any(outputs.values()):  # a mistyped id or range: leave the files as they are
+        held = None if outcomes else _what_is_held(store, spec)  # a mistyped id looks like an empty survey
+        if held is not None and any(outputs.values()):  # leave the files as they are
             asked = f" in {deal_range.strip()}" if deal_range is not None else ""
-            raise ExportError(
-                f"no deal of {spec.id}{asked} to write: {_held_text(held, span, spec.id)}; nothing was written"
-            )
+            raise ExportError(f"no deal of {spec.id}{asked} to write: {held}; nothing was written")
         if plot_path is not None:  # first: matplotlib refuses more than a file system does
             from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
 
@@ -308,16 +299,25 @@ def report(
             lines.append(f"csv            {plural(in_csv, 'deal')} written to {_shown(csv_path)}")
         if plot_path is not None:
             lines.append(f"plot           drawn in {plot_path}")
-        if not outcomes:  # a mistyped id, or options, looks like an empty survey: say what there is
-            lines.append(f"note           {_held_text(held, span, spec.id)}")
+        if held is not None:
+            lines.append(f"note           {held}")
         click.echo("\n".join(lines), err=STDOUT in outputs.values())  # the export has standard output
 
 
-def _held_text(held: list[str], span: tuple[int, int, int] | None, game: str) -> str:
-    """What a database holds, for a report that found nothing: other games, or other deals of this one."""
+def _what_is_held(store: ResultStore, spec: GameSpec) -> str:
+    """What a database holds, for a report that found nothing: other deals of the game, its results
+    under other rules, or other games."""
+    span = store.span(spec.id, spec.rules_version)
     if span is not None:
         count, first, last = span
-        return f"this database holds {plural(count, 'deal')} of {game}, from {first} to {last}: none in the range asked"
+        return f"this database holds {plural(count, 'deal')} of {spec.id}, from {first} to {last}: none in the range asked"
+    held = store.games()
+    if spec.id in held:
+        versions = ", ".join(map(str, store.rules_versions(spec.id)))
+        return (
+            f"this database holds {spec.id} only under rules version {versions}, and this cardtable plays"
+            f" version {spec.rules_version}: survey it again to report it"
+        )
     return f"this database holds {', '.join(held) or 'no results yet'}"
 
 
