@@ -1,9 +1,11 @@
 """The commands that look without playing: ``games``, ``rules``, ``deal``, ``moves``, ``check``.
 
-They also hold the few helpers every command needs to turn its arguments into a
-position (a game id and deal number, or a deal file, or ``-`` for standard
-input), so that each bad input fails the same way everywhere: one line naming the
-problem, exit code 2 (see :mod:`cardtable.cli.main`).
+They also hold what every command needs to read its arguments and files and
+write its own: a position from a game id and deal number, a deal file or ``-``
+for standard input; text read whole or a piece at a time, gzip or not; files
+written whole or not at all (:func:`replaced`); a deal number that may be
+negative (:class:`DealNumberCommand`). So each bad input fails the same way
+everywhere: one line naming the problem, exit code 2 (see :mod:`cardtable.cli.main`).
 """
 
 from __future__ import annotations

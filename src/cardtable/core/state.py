@@ -159,7 +159,7 @@ class State:
         return sorted(card for pile in self.piles[start:] for card in pile)
 
     def redeal_fans(self) -> Fans:
-        """The fans the next redeal deals: the cards sorted, shuffled, dealt in threes.
+        """The fans the next redeal deals: the cards sorted, shuffled, dealt in fans of the game's redeal size.
 
         The shuffle is seeded by the deal's seed and the redeal's number, so the
         same deal and the same play always give the same redeal.

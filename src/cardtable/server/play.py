@@ -54,7 +54,7 @@ class Play:
 
     @property
     def status(self) -> Status:
-        """Won, lost (no move and no redeal left), abandoned for a new game, or still playing."""
+        """Won, lost (:meth:`State.is_lost`: no move and no redeal left, or the game's stuck hook says so), abandoned for a new game, or still playing."""
         if self.record.status == "abandoned":
             return "abandoned"
         if self.state.is_won():
