@@ -771,7 +771,8 @@ def test_an_acey_game_with_only_foundation_passes_left_says_it_is_lost() -> None
     from test_acey import stuck_position
 
     assert Session(stuck_position()).status() == (
-        "No move but passes between foundations is left: acey-and-kingsley is lost after 0 moves. Quit to leave it."
+        "Only passes between foundations are left, and they can never free another card:"
+        " acey-and-kingsley is lost after 0 moves. Quit to leave it."
     )
 
 

@@ -100,6 +100,11 @@ HALF_FANS = dataclasses.replace(FANS, count=9)
             "a redeal deals the last pile group again, so it must be fans or tableau",
         ),
         (dict(options=("redeal",)), "option 'redeal' is not a field of a game spec"),
+        (
+            dict(stuck=lambda state: False),
+            "a stuck hook and its stuck_why, the words a player is told, go together",
+        ),
+        (dict(stuck_why="nothing"), "a stuck hook and its stuck_why"),
     ],
 )
 def test_a_game_the_engine_cannot_play_is_refused_by_name(changes: dict[str, Any], fragment: str) -> None:

@@ -604,7 +604,7 @@ def test_a_whole_deal_won_move_by_move(client: TestClient) -> None:
 
 def test_losses_and_abandoned_games_end_streaks(client: TestClient) -> None:
     lost = start(client, ALEXANDER, 22)  # no move at all from the deal
-    assert lost["status"] == "lost" and lost["legal"] == []
+    assert lost["status"] == "lost" and lost["legal"] == [] and lost["stuck"] is None  # no move at all
     start(client, ALEXANDER, 10)  # not played: forgotten when the next starts
     play = start(client, ALEXANDER, 10)["id"]
     move(client, play, text="t5 f2")

@@ -370,12 +370,8 @@ class Session:
         if state.is_won():
             return f"You won {position_label(self.state)} in {plural(self.moves, 'move')}!"
         if state.is_lost():
-            why = (
-                "No move is left"
-                if not state.legal_moves
-                else "No move but passes between foundations is left"
-            )
-            lost = f"{why}: {position_label(state)} is lost after {plural(self.moves, 'move')}."
+            why = state.spec.stuck_why if state.legal_moves else "no move is left"
+            lost = f"{why[:1].upper()}{why[1:]}: {position_label(state)} is lost after {plural(self.moves, 'move')}."
             if not self.moves:
                 return f"{lost} Quit to leave it."
             return f"{lost} Undo, restart or quit; 'hint' looks for how far back it could still be won."

@@ -114,6 +114,9 @@ class GameSpec:
     """A hook for what the data cannot say: whether a position whose moves all go on for ever without
     changing anything (cards passed between foundations) is lost. Without it, only a position with no
     legal move at all is."""
+    stuck_why: str = ""
+    """What is left when ``stuck`` says a position is lost, in a player's words (lower case, no full
+    stop): the terminal and the page tell it, since its legal moves would make the loss a puzzle."""
 
     def __post_init__(self) -> None:
         _check_game(self)
@@ -205,6 +208,10 @@ def _check_play(spec: GameSpec, where: str) -> None:
     if spec.redeals and spec.groups[-1].kind is not Kind.TABLEAU:
         raise InvalidSpecError(
             f"{where}: a redeal deals the last pile group again, so it must be fans or tableau"
+        )
+    if (spec.stuck is None) == bool(spec.stuck_why):
+        raise InvalidSpecError(
+            f"{where}: a stuck hook and its stuck_why, the words a player is told, go together"
         )
     fields = {field.name for field in dataclasses.fields(GameSpec)}
     unknown = [option for option in spec.options if option not in fields]

@@ -84,4 +84,5 @@ ACEY_AND_KINGSLEY = GameSpec(
     suits_matter=False,
     refill_from_stock="tableau",
     stuck=stuck,
+    stuck_why="only passes between foundations are left, and they can never free another card",
 )

@@ -106,6 +106,9 @@ class PlayView(BaseModel):
     )
     deal: int | None
     status: Literal["playing", "won", "lost", "abandoned"]
+    stuck: str | None = Field(
+        description="a game lost with legal moves left: what is left, in the game's words (null otherwise)"
+    )
     version: int = Field(description="bumped by every change: another tab can tell it is behind")
     board: str = Field(
         description="names where the cards are: send it with a change to have it refused if stale"

@@ -65,6 +65,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         rules_note=options_note(state.spec),
         deal=record.deal,
         status=play.status,
+        stuck=state.spec.stuck_why if play.status == "lost" and state.legal_moves else None,
         version=record.version,
         board=play.board,
         moves=play.moves,

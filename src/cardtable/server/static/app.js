@@ -70,12 +70,10 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** How a lost game ended: no move at all, or (Acey and Kingsley) only passes between foundations
- *  that can never free a card, which the rules count as lost though the moves are still legal. */
+/** How a lost game ended: no move at all, or stuck, which the rules count as lost though moves are
+ *  still legal (``view.stuck`` says what is left, in the game's words). */
 function lostWords(view) {
-  return view.legal.length
-    ? { title: "Stuck", fact: "stuck: only passes between foundations are left" }
-    : { title: "No moves left", fact: "no moves left" };
+  return view.stuck ? { title: "Stuck", fact: "stuck" } : { title: "No moves left", fact: "no moves left" };
 }
 
 function showFacts() {
@@ -175,7 +173,7 @@ function finished(view) {
   const won = view.status === "won";
   $("result-title").textContent = won ? "You won!" : lostWords(view).title;
   const deal = view.deal === null ? "Own position" : `Deal ${view.deal}`;
-  const stuck = !won && view.legal.length ? " Passing cards between foundations can never free another card." : "";
+  const stuck = !won && view.stuck ? ` Stuck: ${view.stuck}.` : "";
   $("result-text").textContent = `${deal} of ${view.name}: ${plural(view.moves, "move")} in ${clock(view.seconds)}${
     won ? (view.assisted ? ", with the solver's help." : ".") : `.${stuck} Undo to try another way, or deal again.`
   }`;
