@@ -47,7 +47,7 @@ from cardtable.formats import (
 from cardtable.games import find_game, load_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
 from cardtable.render.text import HEADINGS, console, fitting_width, glued, layout, wrap
-from cardtable.solver import Limit, SolveResult, solve
+from cardtable.solver import Limit, SolveResult, draw, solve
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.solver.rewind import WayBack, single_steps, way_back
@@ -56,9 +56,6 @@ from cardtable.store.records import PlayRecord, Status, play_time
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
 """How long a hint may think, and then how long it may look back when the position is lost."""
-WINNABLE_TRIES: Final = 12
-WINNABLE_SECONDS: Final = 1.5
-"""``play --winnable``: deals drawn at most, and the solver's time for each, as the browser's winnable-only games have them."""
 
 
 class SaveFailedError(CardtableError, OSError):
@@ -688,7 +685,7 @@ def _say(out: Console, message: str) -> None:
 @click.option(
     "--winnable",
     is_flag=True,
-    help=f"A random deal the solver proves winnable ({WINNABLE_TRIES} tried at most, {WINNABLE_SECONDS:g} s each).",
+    help=f"A random deal the solver proves winnable ({draw.TRIES} tried at most, {draw.SECONDS:g} s each).",
 )
 def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnable: bool) -> None:
     """Play GAME in the terminal: deal N, or a random deal (shown, so you can replay it).
@@ -739,36 +736,25 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
 def _winnable_session(game: str, out: Console) -> Session:
     """A session of a random deal the solver proves winnable, its line remembered for the first hint.
 
-    Each deal drawn gets WINNABLE_SECONDS. If none of WINNABLE_TRIES deals is
-    proved winnable, the last one the solver could not decide is played (the
-    last of all if every one was proved lost), and the player is told which it
-    is. A Ctrl-C ends the command, as it would at any time before the game starts.
+    The deal is drawn as :class:`cardtable.solver.draw.Draw` chooses, as the
+    browser's winnable-only games draw it, and the player is told what is known
+    of it. A Ctrl-C ends the command, as it would at any time before the game starts.
     """
     spec = load_game(game)
     _say(out, f"Looking for a deal of {spec.id} that the solver proves winnable...")
-    undecided: State | None = None
-    for tried in range(1, WINNABLE_TRIES + 1):
-        state = deal(spec, random_deal())
-        result = solve(state, Limit(seconds=WINNABLE_SECONDS))
-        if result.status == "won":
-            session = Session(state)
-            session.known.remember(state, result.status, result.moves)
-            _say(
-                out,
-                f"Deal {state.deal_number} can be won: the solver found a line ({plural(tried, 'deal')} tried).",
-            )
-            return session
-        if result.status == "unknown":
-            undecided = state
-    if undecided is not None:
-        played, what = undecided, f"here is deal {undecided.deal_number}, which it could not decide in time"
-    else:
-        played, what = state, f"every one was proved lost; here is the last, deal {state.deal_number}"
-    _say(
-        out,
-        f"None of the {WINNABLE_TRIES} deals tried was proved winnable within {WINNABLE_SECONDS:g} s each: {what}.",
-    )
-    return Session(played)
+    started, chosen, line = time.monotonic(), draw.Draw(draw.TRIES), None
+    while chosen.more:
+        number = random_deal()
+        result = solve(deal(spec, number), Limit(seconds=draw.SECONDS))
+        chosen.judged(number, result.status)
+        line = result if result.status == "won" else line
+    told = chosen.told(time.monotonic() - started, draw.SECONDS)
+    _say(out, f"{told[:1].upper()}{told[1:]}.")
+    assert chosen.number is not None
+    session = Session(deal(spec, chosen.number))
+    if line is not None:
+        session.known.remember(session.state, line.status, line.moves)
+    return session
 
 
 def _names_a_file(argument: str) -> bool:

@@ -102,8 +102,8 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
         if state.is_won():  # nothing to play, and a game won without a move would count in the statistics
             raise InvalidDealError("the position is already won: every card is on the foundations")
     elif body.winnable:
-        search = await solver.winnable_deal(spec)
-        state, message = deal(spec, search.number), search.note
+        number, message = await solver.winnable_deal(spec)
+        state = deal(spec, number)
     else:
         state = deal(spec, body.deal if body.deal is not None else random_deal())
     play = await run_in_threadpool(plays.start, who, state)

@@ -23,7 +23,7 @@ from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
-from cardtable.solver import Limit, solve
+from cardtable.solver import Limit, draw, solve
 from cardtable.solver.known import Known
 from cardtable.solver.rewind import Walk, WayBack, position_back, share
 from cardtable.solver.search import Status
@@ -44,8 +44,8 @@ class Budgets:
     verdict: float = 5.0
     line: float = 6.0
     way_back: float = 5.0  # in a lost position: finding how many undos bring back a winnable one
-    per_deal: float = 1.5  # winnable-only: each deal tried
-    deals: int = 12  # winnable-only: deals tried at most
+    per_deal: float = draw.SECONDS  # winnable-only: each deal tried
+    deals: int = draw.TRIES  # winnable-only: deals tried at most
     search: float = 15.0  # winnable-only: seconds in all
     table: int = 600_000  # positions a search may remember (at most about 110 MB: see DEFAULT_TABLE_CAP)
 
@@ -59,27 +59,6 @@ class Verdict:
     seconds: float = 0.0
     states: int = 0
     guess: Move | None = None
-
-
-@dataclass(frozen=True)
-class DealSearch:
-    """The outcome of a winnable-only new game: the deal chosen and what is known of it."""
-
-    number: int
-    proven: bool
-    tried: int
-    seconds: float
-
-    @property
-    def note(self) -> str:
-        """A sentence for the player that says honestly what was found."""
-        if self.proven:
-            tries = "the first deal tried" if self.tried == 1 else f"after {self.tried} deals tried"
-            return f"deal {self.number} is winnable: the solver proved it ({tries}, {self.seconds:.1f} s)"
-        return (
-            f"no deal proved winnable in {self.seconds:.0f} s ({self.tried} tried);"
-            f" deal {self.number} may or may not be winnable"
-        )
 
 
 def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict[str, Any]:
@@ -160,18 +139,16 @@ class Solver:
                 break
         return walk.answer()
 
-    async def winnable_deal(self, spec: GameSpec) -> DealSearch:
-        """Draw deal numbers until the solver proves one winnable, within the budgets."""
+    async def winnable_deal(self, spec: GameSpec) -> tuple[int, str]:
+        """A deal drawn as :class:`cardtable.solver.draw.Draw` chooses, within the budgets, and what the player is told of it."""
         budgets = self.budgets
         started = time.monotonic()
-        number, tried = 0, 0
-        while tried < budgets.deals:
-            left = budgets.search - (time.monotonic() - started)
-            if left <= 0.05:
-                break
+        chosen = draw.Draw(budgets.deals)
+        while chosen.more and (left := budgets.search - (time.monotonic() - started)) > 0.05:
             number = random_deal()
-            tried += 1
-            verdict = await self.verdict(deal(spec, number), min(budgets.per_deal, left))
-            if verdict.status == "won":
-                return DealSearch(number, True, tried, time.monotonic() - started)
-        return DealSearch(number or random_deal(), False, tried, time.monotonic() - started)
+            chosen.judged(
+                number, (await self.verdict(deal(spec, number), min(budgets.per_deal, left))).status
+            )
+        if chosen.number is None:  # no time for even one try: a deal all the same, of which nothing is known
+            chosen.number, chosen.status = random_deal(), "unknown"
+        return chosen.number, chosen.told(time.monotonic() - started, budgets.per_deal)
