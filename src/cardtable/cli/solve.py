@@ -38,7 +38,7 @@ from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.rewind import WayBack, single_steps, way_back
-from cardtable.solver.search import DEFAULT_TABLE_CAP
+from cardtable.solver.search import DEFAULT_TABLE_CAP, ran_out_of_time
 
 budget_options = [
     click.option(
@@ -344,7 +344,7 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None
         return "; nor could any earlier position: the game was lost from its start"
     if way.reason == INTERRUPTED:
         return "; interrupted before the solver found how far back it still could"
-    out_of_time = way.reason == NO_TIME_LEFT or way.reason.endswith(" s ran out")  # whichever search it was
+    out_of_time = way.reason == NO_TIME_LEFT or ran_out_of_time(way.reason)  # whichever search it was
     if out_of_time:
         return f"; the solver found no earlier position it could win within {seconds:g} s"
     back = plural(way.undo, "move")

@@ -121,6 +121,14 @@ class SolveResult:
         return stats
 
 
+_TIME_RAN_OUT: Final = " s ran out"
+
+
+def ran_out_of_time(reason: str) -> bool:
+    """Whether ``reason``, an unknown :class:`SolveResult`'s, says its seconds ran out, as this module words it."""
+    return reason.endswith(_TIME_RAN_OUT)
+
+
 class _BudgetExceeded(Exception):
     def __init__(self, reason: str, searched: int | None = None) -> None:
         self.reason = reason
@@ -218,7 +226,7 @@ class _Budget:
             raise _BudgetExceeded(f"the table is full ({plural(limit.table, 'position')})")
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
-            raise _BudgetExceeded(f"{max(limit.seconds or 0, 0)} s ran out")
+            raise _BudgetExceeded(f"{max(limit.seconds or 0, 0)}{_TIME_RAN_OUT}")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + PROGRESS_EVERY
             self.progress(Progress(states, table, now - self.started))
