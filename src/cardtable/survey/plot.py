@@ -18,9 +18,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.solver.search import Status
+from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.stats import Winnability, running
-from cardtable.survey.task import VERDICTS, Outcome
+from cardtable.survey.task import Outcome
 
 COLOURS: Final = {"won": "#2a7f3f", "unwinnable": "#b03a2e", "unknown": "#9a9a9a"}
 SHORTEST: Final = 1e-4  # seconds: faster solves are drawn here, as a log scale has no zero
@@ -159,7 +159,7 @@ def _note(axes: Axes, text: str) -> None:
 
 def _histogram(axes: Axes, outcomes: Sequence[Outcome]) -> None:
     """Solve times on a log scale, stacked by verdict: they span several orders of magnitude."""
-    groups = [[max(o.seconds, SHORTEST) for o in outcomes if o.verdict == v] for v in VERDICTS]
+    groups = [[max(o.seconds, SHORTEST) for o in outcomes if o.verdict == v] for v in STATUSES]
     seconds = [s for group in groups for s in group]
     axes.set(xlabel="solve time, s", ylabel="deals")
     if not seconds:
@@ -168,7 +168,7 @@ def _histogram(axes: Axes, outcomes: Sequence[Outcome]) -> None:
         return
     low, high = _decades(min(seconds), max(seconds))
     bins = [10 ** (low + (high - low) * i / 30) for i in range(31)]
-    axes.hist(groups, bins=bins, stacked=True, color=[COLOURS[v] for v in VERDICTS], label=list(VERDICTS))
+    axes.hist(groups, bins=bins, stacked=True, color=[COLOURS[v] for v in STATUSES], label=list(STATUSES))
     axes.set_xscale("log")
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.legend(fontsize="small")

@@ -19,9 +19,7 @@ from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
-from cardtable.solver.search import DEFAULT_TABLE_CAP, STATUSES, Status
-
-VERDICTS: Final = STATUSES
+from cardtable.solver.search import DEFAULT_TABLE_CAP, Status
 
 
 @dataclass(frozen=True)
