@@ -50,9 +50,8 @@ from typing import NoReturn
 
 from cardtable import CardtableError
 from cardtable.cli.info import text_pieces
-from cardtable.solver.search import Status
+from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.stats import winnability
-from cardtable.survey.task import VERDICTS
 from deal_args import deal_numbers  # beside this script, so on its path
 
 DECISIVE: tuple[Status, ...] = ("won", "unwinnable")
@@ -93,7 +92,7 @@ def verdicts(path: Path) -> tuple[Verdicts, set[str]]:
 
 def status(verdict: str) -> Status:
     """A verdict as read; ValueError if it is none of the three."""
-    for known in VERDICTS:
+    for known in STATUSES:
         if verdict == known:
             return known
     raise ValueError(verdict)
@@ -125,7 +124,7 @@ def main() -> None:
             for deal in found[verdict]:
                 if settled.setdefault(deal, (verdict, str(path)))[0] != verdict:
                     sys.exit(contradiction(deal, [str(path), settled[deal][1]], games))
-        print(f"{path.name:<64} " + "  ".join(f"{len(found[v]):>5} {v}" for v in VERDICTS))
+        print(f"{path.name:<64} " + "  ".join(f"{len(found[v]):>5} {v}" for v in STATUSES))
     won, lost = ({deal for deal, (v, _) in settled.items() if v == verdict} for verdict in DECISIVE)
     unknown = len(deals) - len(won) - len(lost)
     low, high = winnability(len(won), len(lost), unknown).interval_with_unknowns
@@ -152,7 +151,7 @@ def read_run(path: Path, deals: set[int]) -> tuple[dict[Status, set[int]], str |
 
     A file that cannot be read, of none of the three kinds, or of several games ends the script.
     """
-    found: dict[Status, set[int]] = {verdict: set() for verdict in VERDICTS}
+    found: dict[Status, set[int]] = {verdict: set() for verdict in STATUSES}
     try:
         pairs, games = verdicts(path)
     except CardtableError as problem:

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 from cardtable import Move, State, deal, load_game
 from cardtable.solver import Limit, solve
+from cardtable.solver.search import STATUSES
 from deal_args import deal_numbers  # beside this script, so on its path
 
 KINDS = ("guess", "random")
-VERDICTS = ("won", "unwinnable", "unknown")
 
 
 @dataclass
@@ -37,9 +37,9 @@ class Tally:
     """The verdicts after the guesses and after moves at random; a random move's are averaged over the moves drawn from."""
 
     counts: dict[str, dict[str, float]] = field(
-        default_factory=lambda: {kind: dict.fromkeys(VERDICTS, 0.0) for kind in KINDS}
+        default_factory=lambda: {kind: dict.fromkeys(STATUSES, 0.0) for kind in KINDS}
     )
-    contested: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
+    contested: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     """The guess's verdicts at the positions where some move drawn from is proved lost."""
     random_loses: float = 0.0
     """The share of moves proved lost, summed over the contested positions."""
@@ -47,7 +47,7 @@ class Tally:
     def add(self, guessed: str, others: list[str]) -> None:
         """One position: the verdict after the guess, and after each move a random one is drawn from."""
         self.counts["guess"][guessed] += 1
-        for each in VERDICTS:
+        for each in STATUSES:
             self.counts["random"][each] += others.count(each) / len(others)
         if "unwinnable" in others:
             self.contested[guessed] += 1
