@@ -253,9 +253,11 @@ def test_the_last_stock_card_refills_and_then_piles_stay_empty() -> None:
     state.push_checked(Move.from_text("tableau/1 foundation/0 9C"))
     assert state.group("stock")[0] == []
     assert names(state.group("tableau")[0]) == "KC" and names(state.group("tableau")[1]) == "QC"
+    assert state.refilled() == cards("QC")[0]  # what a front end tells of the last move
     state.push_checked(Move.from_text("tableau/2 foundation/0 TC"))
-    assert state.group("tableau")[2] == []
+    assert state.group("tableau")[2] == [] and state.refilled() is None  # the stock is out
     state.pop()
+    assert state.refilled() == cards("QC")[0]
     state.pop()
     assert names(state.group("stock")[0]) == "QC"
     assert names(state.group("tableau")[1]) == "9C"
@@ -272,6 +274,7 @@ def test_reserves_and_the_waste_are_not_refilled() -> None:
     )
     state.push_checked(Move.from_text("reserve/0 foundation/0 6C"))
     assert state.group("reserve")[0] == [] and names(state.group("stock")[0]) == "KC"
+    assert state.refilled() is None
     state.pop()
     waste_before = list(state.group("waste")[0])
     state.push_checked(Move.from_text("waste/0 foundation/0 6D"))

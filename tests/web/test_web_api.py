@@ -167,6 +167,15 @@ def test_a_game_can_start_from_a_position(client: TestClient) -> None:
     assert next(p for p in view["piles"] if p["id"] == "reserve/0")["cards"] == ["KS", "QS"]
 
 
+def test_a_move_that_sets_off_a_refill_says_what_the_stock_put_where(client: TestClient) -> None:
+    play = start(client, ACEY, 5)["id"]
+    refilled = move(client, play, text="t1 f4")  # Q♥ home: the stock fills t1 at once
+    assert refilled["refills"] == [{"pile": "tableau/1", "code": "t1", "card": "6H"}]
+    assert move(client, play, text="d")["refills"] == []  # a deal sets off none
+    assert post(client, f"/api/plays/{play}/undo")["refills"] == []  # nor does taking moves back
+    assert client.get(f"/api/plays/{play}").json()["refills"] == []  # news of the action that made it only
+
+
 def test_winnable_only_proves_its_deal(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # The draw is fixed, so that the test never depends on luck (random deals
     # of this game are lost 45% of the time): two lost deals, each decided in

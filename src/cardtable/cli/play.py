@@ -179,15 +179,14 @@ class Session:
     def push(self, move: Move) -> str:
         """Play a legal move (new or redone) and describe it, with what followed on its own."""
         what = describe(self.state, move)
-        stock = self.state.plan.stock
-        before = len(self.state.piles[stock]) if stock is not None else 0
         self.state.push(move)
         if move.kind == REDEAL:
             return f"{what}: {self._fans_now()}"
-        if move.kind == CARD and stock is not None and len(self.state.piles[stock]) < before:
+        if (refill := self.state.refilled()) is not None:
             assert move.source is not None
-            refill = card_symbol(self.state.pile(move.source)[-1])
-            return f"{what}; the stock refills {pile_code(self.state, move.source)} with {refill}"
+            return (
+                f"{what}; the stock refills {pile_code(self.state, move.source)} with {card_symbol(refill)}"
+            )
         return what
 
     def auto(self) -> str:

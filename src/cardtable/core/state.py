@@ -319,6 +319,16 @@ class State:
         """The last move pushed; IndexError if there is none."""
         return self._stack[-1].named_move(self.spec)
 
+    def refilled(self) -> Card | None:
+        """The card the stock put, on its own, into the pile the last move emptied; None if it put none.
+
+        Front ends tell it (Acey and Kingsley's stock refilling a tableau pile),
+        since a player sees the move but not the step the rules took after it.
+        """
+        if not self._stack or self._stack[-1].move is not None or len(self._stack[-1].saved) < 3:
+            return None  # a card move saves its source, its target, and the stock only if it refilled
+        return self.piles[self._stack[-1].saved[0][0]][-1]
+
     # -- identity -------------------------------------------------------------
 
     def key(self) -> bytes:

@@ -79,6 +79,14 @@ class MoveView(BaseModel):
     text: str = Field(description="the move in terminal notation, such as 't3 f1'")
 
 
+class RefillView(BaseModel):
+    """A card the stock put, on its own, into a pile a move emptied (Acey and Kingsley's tableau)."""
+
+    pile: str = Field(description="formats.md pile name, such as 'tableau/1'")
+    code: str = Field(description="the pile's code in the terminal notation, such as 't1'")
+    card: str
+
+
 class PileView(BaseModel):
     """One pile as the page draws it; the stock's cards are face down, so only counted."""
 
@@ -125,6 +133,9 @@ class PlayView(BaseModel):
     piles: list[PileView]
     legal: list[MoveView]
     last: list[MoveView] = Field(description="the moves the latest action made (or took back)")
+    refills: list[RefillView] = Field(
+        description="what the stock put, on its own, into the piles the latest moves emptied, in order"
+    )
     message: str | None = None
 
 

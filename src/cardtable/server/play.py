@@ -12,8 +12,9 @@ import hashlib
 import secrets
 from typing import Any
 
+from cardtable.core.cards import Card
 from cardtable.core.errors import IllegalMoveError, NothingToDoError
-from cardtable.core.move import Move
+from cardtable.core.move import Move, PileId
 from cardtable.core.notation import plural, with_codes
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
@@ -31,10 +32,11 @@ class Play:
         self.state = deal_from_dict(record.start)
         self.auto: list[bool] = []
         self.last: list[Move] = []  # the moves the latest action made, for the page to animate
+        self.refills: list[tuple[PileId, Card]] = []  # what the stock put into piles they emptied, to tell
         for entry in record.moves:
             self._push(move_from_dict(entry), bool(entry.get("auto")))
         self.redo: list[Entry] = [(move_from_dict(e), bool(e.get("auto"))) for e in record.redo]
-        self.last.clear()
+        self._begin()
 
     @classmethod
     def new(cls, player: str, state: State, now: float) -> Play:
@@ -85,7 +87,7 @@ class Play:
         reason = self.state.why_illegal(move)
         if reason is not None:  # piles named by the codes the page labels them with
             raise IllegalMoveError(with_codes(self.state, reason))
-        self.last = []
+        self._begin()
         self._push(move, False)
         if autoplay:
             self._autoplay()
@@ -94,7 +96,7 @@ class Play:
     def autoplay(self) -> None:
         """Send home every card that can safely go (see :func:`safe_home_move`), as one group."""
         self.check_open()
-        self.last = []
+        self._begin()
         self._autoplay(first_by_hand=True)
         self._follow_redo_line()
 
@@ -112,6 +114,7 @@ class Play:
             group.append((self.state.pop(), auto))
         group.reverse()
         self.redo[:0] = group
+        self._begin()
         self.last = [move for move, _ in group]
 
     def undo_steps(self) -> list[int]:
@@ -134,9 +137,9 @@ class Play:
             raise NothingToDoError("nothing to redo")
         group = self.redo[: self._group_length(self.redo)]
         del self.redo[: len(group)]
+        self._begin()
         for move, auto in group:
             self._push(move, auto)  # legal, as the line was when it was taken back; _push checks all the same
-        self.last = [move for move, _ in group]
 
     def restart(self) -> None:
         """Back to the deal; every move made goes onto the redo line."""
@@ -148,7 +151,7 @@ class Play:
             entries.append((self.state.pop(), self.auto.pop()))
         entries.reverse()
         self.redo[:0] = entries
-        self.last = []
+        self._begin()
 
     def save_to(self, now: float) -> PlayRecord:
         """The record with this play's moves, status and play time, ready to write."""
@@ -178,10 +181,16 @@ class Play:
         if self.status == "abandoned":
             raise NothingToDoError("this game was abandoned for a new one")
 
+    def _begin(self) -> None:
+        """A new action: what the last one made, and the refills it set off, are no longer news."""
+        self.last, self.refills = [], []
+
     def _push(self, move: Move, auto: bool) -> None:
         self.state.push_checked(move)
         self.auto.append(auto)
         self.last.append(self.state.peek())
+        if (card := self.state.refilled()) is not None and move.source is not None:
+            self.refills.append((move.source, card))
 
     def _autoplay(self, *, first_by_hand: bool = False) -> None:
         auto = not first_by_hand

@@ -12,7 +12,7 @@ from cardtable.core.notation import move_text, pile_code
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
 from cardtable.games import options_note
-from cardtable.server.models import MoveView, PileView, PlayView
+from cardtable.server.models import MoveView, PileView, PlayView, RefillView
 from cardtable.server.play import Play
 from cardtable.solver.prune import pruner
 
@@ -80,5 +80,9 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         piles=pile_views(state),
         legal=[move_view(state, m) for m in state.legal_moves],
         last=[move_view(state, m) for m in play.last],
+        refills=[
+            RefillView(pile=str(pile), code=pile_code(state, pile), card=card_name(card))
+            for pile, card in play.refills
+        ],
         message=message,
     )

@@ -105,15 +105,12 @@ function say(view, motion, refill) {
   $("said").textContent = [done, refill, end].filter(Boolean).join(". ");
 }
 
-/** What the stock put, on its own, into the pile a move emptied (Acey and Kingsley): "the stock
- *  fills t1 with 6♥", or "". A card move that lowers the stock's count can only have set off a refill. */
+/** What the stock put, on its own, into the piles the latest moves emptied (Acey and Kingsley), as the
+ *  server tells it: "the stock fills t1 with 6♥", or "" (nothing, or moves taken back). */
 function refillWords(previous, view, motion) {
-  const moved = view.last || [];
-  if (motion !== "forward" || !previous || previous.id !== view.id || moved.length !== 1) return "";
-  const stock = (v) => v.piles.find((p) => p.group === "stock");
-  const pile = view.piles.find((p) => p.id === moved[0].from);
-  if (moved[0].kind !== "card" || !stock(view) || stock(view).count >= stock(previous).count || !pile.count) return "";
-  return `the stock fills ${pile.code} with ${cardText(pile.cards[pile.cards.length - 1])}`;
+  const refills = view.refills || [];
+  if (motion !== "forward" || !previous || previous.id !== view.id || !refills.length) return "";
+  return `the stock fills ${refills.map((r) => `${r.code} with ${cardText(r.card)}`).join(", ")}`;
 }
 
 // -- drawing a view --------------------------------------------------------
