@@ -25,7 +25,7 @@ from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, proc
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
 from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError, remove_if_empty
-from cardtable.survey.task import Budget, Outcome, line_moves, solve_deal
+from cardtable.survey.task import Budget, Outcome, solve_deal, stored_moves
 
 FAN = load_game("fan")
 SMALL = Budget(max_states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
@@ -310,7 +310,7 @@ def test_a_won_deal_keeps_its_line_and_it_replays(store: ResultStore) -> None:
     (kept,) = store.lines("fan", 1)
     assert (kept.deal, kept.line, kept.length) == (3, done.line, done.length) and kept.line is not None
     state = dealt(FAN, 3)
-    for move in line_moves(kept.line):
+    for move in stored_moves(kept.line):
         state.push(move)
     assert state.is_won()
     assert store.outcomes("fan", 1)[0].line is None  # counts and times come without the lines

@@ -95,7 +95,7 @@ def _names_a_deal(game: str, number: str) -> bool:
     return find_game(game) is not None or (number.isdigit() and not os_path.exists(number))
 
 
-def line_text(state: State, moves: list[Move]) -> str:
+def notation_lines(state: State, moves: list[Move]) -> str:
     """The moves in the terminal notation, numbered, replayed from ``state``, a few to a line.
 
     A redeal ends its line and is followed by the fans it deals, one a line,
@@ -240,7 +240,7 @@ def solve(
         else:
             click.echo(f"{label}: {verdict_line(result)}")
             if result.moves:
-                click.echo(line_text(state, result.moves))
+                click.echo(notation_lines(state, result.moves))
         _stop_if_interrupted(result)
 
 

@@ -59,7 +59,7 @@ from cardtable.survey.store import (
     default_path,
     remove_if_empty,
 )
-from cardtable.survey.task import Budget, Outcome, line_moves
+from cardtable.survey.task import Budget, Outcome, stored_moves
 
 STDOUT: Final = "-"
 """The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
@@ -341,7 +341,7 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
         for outcome in store.lines(spec.id, spec.rules_version, deals):
             assert outcome.line is not None
             try:
-                moves = line_moves(outcome.line)
+                moves = stored_moves(outcome.line)
             except CardtableError as problem:
                 raise ExportError(
                     f"the line kept for deal {outcome.deal} is damaged: {problem}; nothing was written"

@@ -47,7 +47,7 @@ class Outcome:
     rules_version: int
     version: str  # the cardtable that solved it
     line: str | None = None
-    """The winning moves (see :func:`line_text`); None unless won, and when read back without them."""
+    """The winning moves (see :func:`stored_line`); None unless won, and when read back without them."""
 
 
 @functools.cache
@@ -67,14 +67,14 @@ def solve_deal(game: str, number: int, budget: Budget) -> Outcome:
         length=len(result.moves) if result.status == "won" else None,
         rules_version=spec.rules_version,
         version=cardtable.__version__,
-        line=line_text(result.moves) if result.status == "won" else None,
+        line=stored_line(result.moves) if result.status == "won" else None,
     )
 
 
 MOVE_SEPARATOR: Final = ", "
 
 
-def line_text(moves: list[Move]) -> str:
+def stored_line(moves: list[Move]) -> str:
     """A line of play as text that needs no position: the moves' text forms (``fan/3 foundation/0 7C``), comma-separated.
 
     Kept with each won deal so that a survey's wins can be written out as
@@ -83,6 +83,6 @@ def line_text(moves: list[Move]) -> str:
     return MOVE_SEPARATOR.join(move.text() for move in moves)
 
 
-def line_moves(text: str) -> list[Move]:
-    """The moves of a :func:`line_text`; InvalidMoveError if one is not a move."""
+def stored_moves(text: str) -> list[Move]:
+    """The moves of a :func:`stored_line`; InvalidMoveError if one is not a move."""
     return [Move.from_text(move) for move in text.split(MOVE_SEPARATOR)] if text else []
