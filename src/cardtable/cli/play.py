@@ -51,7 +51,7 @@ from cardtable.solver import Limit, SolveResult, draw, solve
 from cardtable.solver.known import Known
 from cardtable.solver.prune import pruner, safe_home_move
 from cardtable.solver.rewind import WayBack, single_steps, way_back
-from cardtable.store.records import PlayRecord, Status, play_time
+from cardtable.store.records import PlayRecord, PlayStatus, play_time
 
 PROMPT: Final = "> "
 HINT_SECONDS: Final = 10.0
@@ -304,7 +304,7 @@ class Session:
 
     # -- statistics -----------------------------------------------------------
 
-    def outcome(self) -> Status | None:
+    def outcome(self) -> PlayStatus | None:
         """How the game counts in the statistics as the session ends; None when it does not count now.
 
         A session that played and took back nothing adds nothing: a saved game
@@ -322,7 +322,7 @@ class Session:
             return "lost"
         return None if self.save_path is not None else "abandoned"
 
-    def keep(self) -> Status | None:
+    def keep(self) -> PlayStatus | None:
         """Add the game to the statistics if it counts now (see :meth:`outcome`); its status, or None."""
         status = self.outcome()
         if status is None or self.scorebook is None:

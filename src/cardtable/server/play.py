@@ -19,7 +19,7 @@ from cardtable.core.notation import plural, with_codes
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver.prune import safe_home_move
-from cardtable.store.records import PlayRecord, Status, play_time
+from cardtable.store.records import PlayRecord, PlayStatus, play_time
 
 Entry = tuple[Move, bool]  # a move and whether autoplay made it
 
@@ -55,7 +55,7 @@ class Play:
     # -- reading -------------------------------------------------------------
 
     @property
-    def status(self) -> Status:
+    def status(self) -> PlayStatus:
         """Won, lost (:meth:`State.is_lost`: no move and no redeal left, or the game's stuck hook says so), abandoned for a new game, or still playing."""
         if self.record.status == "abandoned":
             return "abandoned"

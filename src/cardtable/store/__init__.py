@@ -5,7 +5,7 @@ formats.md, so a game resumes by replaying them; it knows nothing of the rules.
 """
 
 from cardtable.store.db import ConflictError, DamagedRecordError, Store
-from cardtable.store.records import FINISHED, PlayRecord, Status
+from cardtable.store.records import FINISHED, PlayRecord, PlayStatus
 from cardtable.store.stats import GameStats, game_stats
 
 __all__ = [
@@ -14,7 +14,7 @@ __all__ = [
     "DamagedRecordError",
     "GameStats",
     "PlayRecord",
-    "Status",
+    "PlayStatus",
     "Store",
     "game_stats",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-Status = Literal["playing", "won", "lost", "abandoned"]
+PlayStatus = Literal["playing", "won", "lost", "abandoned"]
+"""Where a play stands; a solver's verdict on a position is another thing (:data:`cardtable.solver.search.Status`)."""
 FINISHED: Final[frozenset[str]] = frozenset({"won", "lost", "abandoned"})
 """Statuses that count in the statistics. ``lost`` may turn back into ``playing``
 when the player takes moves back; ``abandoned`` (a new game was started while
@@ -35,7 +36,7 @@ class PlayRecord:
     start: dict[str, Any]
     moves: list[dict[str, Any]] = field(default_factory=list)
     redo: list[dict[str, Any]] = field(default_factory=list)
-    status: Status = "playing"
+    status: PlayStatus = "playing"
     seconds: float = 0.0
     assisted: bool = False
     hints: int = 0
