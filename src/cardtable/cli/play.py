@@ -27,7 +27,15 @@ import click
 from rich.console import Console
 
 from cardtable.cli.info import DealNumberCommand, numbered_deal, position_label, read_file, replaced
-from cardtable.cli.solve import INTERRUPTED, hint_text, judged, unless_stopped, was_interrupted, way_back_text
+from cardtable.cli.solve import (
+    HINT_SECONDS,
+    INTERRUPTED,
+    hint_text,
+    judged,
+    unless_stopped,
+    was_interrupted,
+    way_back_text,
+)
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import deal, random_deal
@@ -54,8 +62,6 @@ from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.store.records import PlayRecord, PlayStatus, play_time
 
 PROMPT: Final = "> "
-HINT_SECONDS: Final = 10.0
-"""How long a hint may think, and then how long it may look back when the position is lost."""
 
 
 class SaveFailedError(CardtableError, OSError):

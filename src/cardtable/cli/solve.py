@@ -119,6 +119,9 @@ def notation_lines(state: State, moves: list[Move]) -> str:
     return "\n".join(out)
 
 
+HINT_SECONDS: Final = 10.0
+"""How long a hint may think unless told otherwise (``hint``, and ``play``'s ``hint``), and then how long
+it may look back when the position is lost."""
 INTERRUPTED: Final = "interrupted"
 """The reason of a search stopped by Ctrl-C (see :func:`watched_solve`)."""
 T = TypeVar("T")
@@ -269,7 +272,7 @@ def hint(
     unless --timeout says otherwise) ran out before an answer.
     """
     state = position(source, number)
-    seconds = timeout or 10.0
+    seconds = timeout or HINT_SECONDS
     result = judged(state, Limit(states=max_states, seconds=seconds, table=max_table))
     text = hint_text(state, result)
     way = WayBack("won")  # no look-back: nothing to say of one
