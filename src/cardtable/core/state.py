@@ -203,7 +203,7 @@ class State:
         return None
 
     def _why_card_move_illegal(self, move: Move) -> str | None:
-        assert move.source is not None and move.target is not None
+        assert move.source is not None and move.target is not None and move.card is not None
         source, target = self.plan.index(move.source), self.plan.index(move.target)
         if source is None:
             return f"there is no pile {move.source}"
@@ -213,7 +213,7 @@ class State:
         if not pile:
             return f"{move.source} is empty"
         if pile[-1] != move.card:
-            return f"the top of {move.source} is {card_symbol(pile[-1])}, not {card_symbol(move.card or 0)}"
+            return f"the top of {move.source} is {card_symbol(pile[-1])}, not {card_symbol(move.card)}"
         if source == target:
             return "a card cannot move onto its own pile"
         if source not in self.plan.sources:
