@@ -134,7 +134,9 @@ def test_a_lost_game_counts_when_the_player_leaves(tmp_path: Path, lines: list[s
         "play", deal_file(tmp_path, fan_lost_in_two()), "--db", str(db), input="\n".join(lines) + "\n"
     )
     assert "No move is left: fan deal 78 is lost after 2 moves." in result.output
-    assert kept(db) == [("fan", 78, "lost", 2)]
+    assert kept(db) == [
+        ("fan", None, "lost", 2)
+    ]  # labelled deal 78, but not as dealt: a position of one's own
 
 
 def test_a_file_that_is_not_a_database_is_named_and_left_as_it_was(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from web.positions import ACEY_WINNING_LINE, acey_nearly_won
 ALEXANDER = "alexander-the-great"
 LUCIE = "alexander-the-great-lucie"
 ACEY = "acey-and-kingsley"
+FAN = "fan"
 
 
 def start(client: TestClient, game: str = ALEXANDER, number: int | None = 10, **extra: Any) -> dict[str, Any]:
@@ -165,6 +166,16 @@ def test_a_game_can_start_from_a_position(client: TestClient) -> None:
     view = start(client, ACEY, None, position=acey_nearly_won())
     assert view["deal"] is None and view["moves"] == 0
     assert next(p for p in view["piles"] if p["id"] == "reserve/0")["cards"] == ["KS", "QS"]
+
+
+def test_a_position_labelled_with_a_deal_number_counts_as_that_deal_only_as_dealt(client: TestClient) -> None:
+    near_the_end = {**deal_to_dict(fan_position(FAN, ["KC"])), "deal": 5}  # one card from the win
+    play = start(client, FAN, None, position=near_the_end)
+    assert play["deal"] is None  # any position can carry a number: only the deal as dealt counts as it
+    move(client, play["id"], text="t0 f0")
+    assert client.get("/api/stats").json()["games"][0]["positions"] is True
+    dealt = start(client, FAN, None, position=deal_to_dict(deal(load_game(FAN), 5)))
+    assert dealt["deal"] == 5
 
 
 def test_a_move_that_sets_off_a_refill_says_what_the_stock_put_where(client: TestClient) -> None:

@@ -38,7 +38,7 @@ from cardtable.cli.solve import (
 )
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
 from cardtable.core.cards import card_symbol
-from cardtable.core.deals import deal, random_deal
+from cardtable.core.deals import deal, dealt_number, random_deal
 from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
 from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
@@ -339,7 +339,7 @@ class Session:
                 id=secrets.token_urlsafe(9),
                 player=TERMINAL_PLAYER,
                 game=self.state.spec.id,
-                deal=self.state.deal_number,
+                deal=dealt_number(self._start()),
                 start=deal_to_dict(self._start()),
                 moves=[move_to_dict(move) for move in self.state.move_stack],
                 redo=[move_to_dict(move) for move in reversed(self.redo_stack)],
@@ -395,7 +395,7 @@ class Session:
 
     def replay_command(self) -> str | None:
         """The command that plays this deal again: by its number, else from its file; None for neither."""
-        number = self.state.deal_number
+        number = dealt_number(self._start())
         if number is not None:
             return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
         if self.opened_from is not None:

@@ -70,6 +70,17 @@ def _bounded(digits: str) -> int:
     return int(digits) if len(digits) <= len(str(MAX_DEAL)) else MAX_DEAL + 1
 
 
+def dealt_number(start: State) -> int | None:
+    """The number of the deal ``start`` is, as dealt; None for any other position.
+
+    A position read from a file may carry the number of the deal it came from
+    and yet be any position of that game: a game started there is not that
+    deal's, and must not count as one (statistics keep positions apart).
+    """
+    number = start.deal_number
+    return number if number is not None and start == deal(start.spec, number) else None
+
+
 def parse_deal_list(text: str) -> list[int]:
     """``'13,40-42'`` -> [13, 40, 41, 42]: deal ranges as :func:`parse_deal_range` reads them, comma-separated."""
     return [number for part in text.split(",") for number in parse_deal_range(part)]

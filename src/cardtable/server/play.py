@@ -13,6 +13,7 @@ import secrets
 from typing import Any
 
 from cardtable.core.cards import Card
+from cardtable.core.deals import dealt_number
 from cardtable.core.errors import IllegalMoveError, NothingToDoError
 from cardtable.core.move import Move, PileId
 from cardtable.core.notation import plural, with_codes
@@ -45,7 +46,7 @@ class Play:
             id=secrets.token_urlsafe(9),
             player=player,
             game=state.spec.id,
-            deal=state.deal_number,
+            deal=dealt_number(state),
             start=deal_to_dict(state),
             created=now,
             updated=now,
