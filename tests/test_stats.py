@@ -73,7 +73,12 @@ def test_a_kept_game_has_its_deal_moves_time_and_hints(tmp_path: Path) -> None:
     game.handle("t0")  # 2000: idle for longer than the cap, counted as 300 s
     assert game.keep() == "won"  # 2005: 5 s more
     record = game.scorebook.store.finished(TERMINAL_PLAYER)[0]
-    assert (record.game, record.deal, record.status, record.seconds) == ("fan", 77, "won", 315.0)
+    assert (record.game, record.deal, record.status, record.seconds) == (
+        "fan",
+        None,
+        "won",
+        315.0,
+    )  # set up: no deal
     assert record.start == deal_to_dict(nearly_won_fan())
     assert [m["from"] for m in record.moves] == ["fan/1", "fan/0"]
     assert (record.hints, record.assisted, record.created, record.finished) == (1, False, 100.0, 2005.0)
@@ -88,12 +93,14 @@ def test_play_keeps_each_game_and_stats_sums_them_up(tmp_path: Path) -> None:
     assert won.exit_code == 0 and won.output.rstrip().endswith("You won fan deal 77 in 2 moves!")
     run("play", "fan", "1", "--db", db, input="t10 f0\nq\nq\n")
     run("play", "fan", "2", "--db", db, input="q\n")  # no move: not a game played
-    assert kept(Path(db)) == [("fan", 77, "won", 2), ("fan", 1, "abandoned", 1)]
+    # the first, labelled deal 77 but set up one move from the end, is a position of one's own: a row apart
+    assert kept(Path(db)) == [("fan", None, "won", 2), ("fan", 1, "abandoned", 1)]
     table = run("stats", "--db", db)
     assert table.exit_code == 0
     assert table.output.splitlines() == [
-        "game  played    won  win rate  streak  best streak",
-        "fan        2      1     50.0%       0            1",
+        "game                 played    won  win rate  streak  best streak",
+        "fan (own positions)       1      1    100.0%       1            1",
+        "fan                       1      0      0.0%       0            0",
     ]
 
 
