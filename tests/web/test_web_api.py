@@ -691,10 +691,22 @@ def _no_pool() -> Any:
     return ThreadPoolExecutor(1)
 
 
-def test_only_listed_hosts_are_served(store: Store) -> None:
-    app = create_app(store, executor=_no_pool(), allowed_hosts=["127.0.0.1", "localhost"])
-    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/games").status_code == 200
-    assert TestClient(app, base_url="http://evil.example").get("/api/games").status_code == 400
+def test_only_listed_hosts_are_served_and_a_refusal_says_why(store: Store) -> None:
+    app = create_app(store, executor=_no_pool(), allowed_hosts=["127.0.0.1", "localhost", "::1"])
+    for base in ("http://127.0.0.1:8000", "http://[::1]:8000", "http://LOCALHOST"):
+        assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
+    for base in ("http://evil.example", "http://evil.example:8000", "http://[::2]:8000"):
+        refused = TestClient(app, base_url=base).get("/api/games")
+        assert refused.status_code == 400 and "is not this server's name" in refused.json()["detail"], base
+        assert refused.headers["x-content-type-options"] == "nosniff"
+
+
+def test_api_answers_head_as_get_and_is_never_cached(client: TestClient) -> None:
+    got, head = client.get("/api/games"), client.head("/api/games")
+    assert (head.status_code, head.content) == (200, b"")
+    assert head.headers["content-length"] == got.headers["content-length"]
+    assert got.headers["cache-control"] == "no-store"
+    assert client.head("/api/stats").status_code == 200
 
 
 def store_player(client: TestClient) -> str:

@@ -27,7 +27,7 @@ from cardtable.cli.stats import db_option, db_path, open_store
 from cardtable.core.errors import CardtableError, reason
 from cardtable.store import Store
 
-LOCAL_NAMES: Final = ("127.0.0.1", "localhost")
+LOCAL_NAMES: Final = ("127.0.0.1", "localhost", "::1")
 
 
 class CannotServeError(CardtableError):
@@ -104,7 +104,7 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
     url = f"http://{shown}:{port}/"
     if not loopback:
         click.echo(exposure_warning(host, port, path), err=True)
-    app = create_app(store, allowed_hosts=[*LOCAL_NAMES, host] if loopback and ":" not in host else None)
+    app = create_app(store, allowed_hosts=[*LOCAL_NAMES, host] if loopback else None)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
     if open_browser:

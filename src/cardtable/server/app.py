@@ -19,7 +19,6 @@ from typing import Final
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 import cardtable
 from cardtable.interrupts import exit_with_parent, start_resource_tracker
@@ -74,9 +73,7 @@ def create_app(
     errors.install(app)
     app.include_router(router)
     _pages(app)
-    app.add_middleware(Guard)
-    if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     return app
 
 

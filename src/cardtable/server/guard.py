@@ -1,15 +1,20 @@
-"""ASGI middleware: bounded request bodies, no cross-origin changes, protective headers.
+"""ASGI middleware: the host asked for, bounded request bodies, no cross-origin changes, protective headers.
 
+A loopback server answers only requests addressed to a loopback name: a page
+of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused.
 The body limit is enforced on the bytes actually received, not only on the
 ``Content-Length`` a client claims, so a chunked upload cannot grow past it.
 A request that would change something (POST) and comes from a page of another
 origin is refused: the SameSite cookie already keeps other sites' requests
-anonymous, but another server on this machine is the same "site".
+anonymous, but another server on this machine is the same "site". ``HEAD``
+is answered wherever ``GET`` is, as HTTP asks, and the players' own data is
+never cached.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -33,17 +38,26 @@ PAGE_POLICY: Final = (
 
 
 class Guard:
-    """Refuse oversized bodies with 413; add security headers to every response."""
+    """Refuse foreign hosts (400), cross-origin changes (403) and oversized bodies (413); add security headers."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body: int = MAX_BODY, allowed_hosts: Iterable[str] | None = None
+    ) -> None:
         self.app = app
         self.max_body = max_body
+        self.allowed_hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        host = _host_name(headers.get(b"host", b"").decode("latin-1"))
+        if self.allowed_hosts is not None and host not in self.allowed_hosts:
+            await _refuse(
+                send, 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
+            )
+            return
         if scope["method"] not in SAFE_METHODS and not _same_origin(headers):
             await _refuse(send, 403, "a request from another origin may not change anything here")
             return
@@ -62,14 +76,22 @@ class Guard:
                     raise HTTPException(413, f"the request body is over {self.max_body} bytes")
             return message
 
-        page = not scope["path"].startswith(("/api", "/openapi"))
+        api = scope["path"].startswith("/api")
+        page = not api and not scope["path"].startswith("/openapi")
+        head = api and scope["method"] == "HEAD"  # the page routes take HEAD already
+        if head:
+            scope = {**scope, "method": "GET"}
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", [])) + list(HEADERS)
                 if page:
                     headers.append((b"content-security-policy", PAGE_POLICY))
+                if api:  # one player's games: never kept by a cache on the way
+                    headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
+            elif head:  # the headers of GET, the body left out
+                message = {**message, "body": b""}
             await send(message)
 
         await self.app(scope, bounded, with_headers)
@@ -84,13 +106,24 @@ def _same_origin(headers: dict[bytes, bytes]) -> bool:
     return urlsplit(origin.decode("latin-1")).netloc == host
 
 
+def _host_name(host: str) -> str:
+    """The name in a Host header, without its port: ``127.0.0.1``, ``localhost``, ``::1`` (from ``[::1]:8000``)."""
+    if host.startswith("["):
+        return host[1 : host.find("]")].lower() if "]" in host else host.lower()
+    return host.partition(":")[0].lower()
+
+
 async def _refuse(send: Send, status: int, detail: str) -> None:
     body = json.dumps({"detail": detail}).encode()
     await send(
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *HEADERS,
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})
