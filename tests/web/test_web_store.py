@@ -138,8 +138,20 @@ def test_play_time_counts_while_a_lost_game_is_undone_not_while_it_is_only_looke
     lost = plays.get("me", play.record.id)
     assert (lost.status, lost.record.seconds) == ("lost", 40.0)
     now[0] += 60
-    plays.change("me", play.record.id, lambda p: None)  # looked at (a hint counted, say): the game stays lost
+
+    def count_hint(p: Play) -> None:  # looked at, a hint asked: the game stays lost
+        p.record.hints += 1
+
+    plays.change("me", play.record.id, count_hint)
     assert plays.get("me", play.record.id).record.seconds == 40.0
     now[0] += 30
     undone = plays.change("me", play.record.id, lambda p: p.undo())  # the player thought, then took it back
     assert (undone.status, undone.record.seconds) == ("playing", 70.0)
+
+
+def test_an_action_that_changes_nothing_writes_nothing(store: Store) -> None:
+    plays = Plays(store, clock=lambda: 1000.0)
+    play = plays.start("me", deal(load_game("acey-and-kingsley"), 5))
+    before = plays.get("me", play.record.id).record.version
+    plays.change("me", play.record.id, Play.autoplay)  # nothing is safe to send home here
+    assert plays.get("me", play.record.id).record.version == before

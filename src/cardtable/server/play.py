@@ -154,6 +154,15 @@ class Play:
         self.redo[:0] = entries
         self._begin()
 
+    def kept(self) -> tuple[object, ...]:
+        """What a save keeps that an action may change: the moves, the redo line, the hints, the help, the status.
+
+        An action that leaves it as it was is not saved: its version and time
+        stay, so other tabs are not told the game changed when it did not.
+        """
+        record = self.record
+        return self.board, len(self.redo), record.hints, record.assisted, self.status
+
     def save_to(self, now: float) -> PlayRecord:
         """The record with this play's moves, status and play time, ready to write."""
         record = self.record

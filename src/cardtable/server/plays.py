@@ -55,7 +55,7 @@ class Plays:
     def change(
         self, player: str, play_id: str, action: Callable[[Play], object], board: str | None = None
     ) -> Play:
-        """Apply ``action`` to the play and save it, or save nothing if it raises.
+        """Apply ``action`` to the play and save it, or save nothing if it raises or changes nothing.
 
         With ``board``, the :attr:`Play.board` the player's page shows, a play
         whose cards have moved since (in another tab) is refused rather than
@@ -68,8 +68,10 @@ class Plays:
                 raise StaleViewError(
                     "the game changed in another tab or window: here it is as it stands now; nothing was done"
                 )
+            before = play.kept()
             action(play)
-            self.store.save(play.save_to(self.clock()))
+            if play.kept() != before:  # an action that changed nothing (nothing to send home) writes nothing
+                self.store.save(play.save_to(self.clock()))
         return play
 
 
