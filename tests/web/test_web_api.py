@@ -124,6 +124,21 @@ def test_the_api_reference_is_a_page_of_our_own_that_needs_nothing_from_elsewher
         "<code>text</code>" in page and "terminal notation: t3 f1" in page
     )  # a body's field, with its meaning
     assert "://" not in page  # no script, style or font from a CDN
+    assert (
+        "any request may be refused with" in page and "Fan" in page
+    )  # what every request may meet; each game
+    assert list(schema["paths"]["/api/games"]["get"]["responses"]) == ["200"]  # only what it can answer
+    refusals = [
+        answer
+        for operations in schema["paths"].values()
+        for operation in operations.values()
+        for status, answer in operation["responses"].items()
+        if status >= "400"
+    ]
+    assert refusals and all(
+        answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Problem"}
+        for answer in refusals
+    )
     assert "default-src 'self'" in response.headers["content-security-policy"]
     assert client.get("/redoc").status_code == 404
 

@@ -7,7 +7,7 @@ core become 4xx answers in :mod:`cardtable.server.errors`.
 
 from __future__ import annotations
 
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
@@ -39,15 +39,22 @@ from cardtable.store import game_stats
 
 PLAY_ID: Final = r"^[A-Za-z0-9_-]{1,40}$"
 
-router = APIRouter(
-    prefix="/api",
-    responses={
-        404: {"model": Problem, "description": "no such game for this player"},
-        409: {"model": Problem, "description": "the rules refuse it (illegal move, nothing to undo)"},
-        422: {"model": Problem, "description": "the request is malformed"},
-        503: {"model": Problem, "description": "the solver is busy or its worker stopped; ask again"},
-    },
-)
+router = APIRouter(prefix="/api")
+
+Refusals = dict[int | str, dict[str, Any]]
+NO_PLAY: Final[Refusals] = {404: {"model": Problem, "description": "no such game for this player"}}
+REFUSED: Final[Refusals] = {
+    409: {
+        "model": Problem,
+        "description": "the rules refuse it (illegal move, nothing to undo, a stale board)",
+    }
+}
+MALFORMED: Final[Refusals] = {422: {"model": Problem, "description": "the request is malformed"}}
+BUSY: Final[Refusals] = {
+    503: {"model": Problem, "description": "the solver is busy or its worker stopped; ask again"}
+}
+CHANGE: Final[Refusals] = NO_PLAY | REFUSED | MALFORMED
+"""What a change of a play may be refused with; any request may also meet those of the app's description."""
 
 Player = Annotated[str, Depends(player)]
 PlayId = Annotated[str, Path(pattern=PLAY_ID, description="the play's id, as POST /api/plays gave it")]
@@ -90,7 +97,7 @@ def list_games() -> list[GameInfo]:
     ]
 
 
-@router.post("/plays", response_model=PlayView, status_code=201)
+@router.post("/plays", response_model=PlayView, status_code=201, responses=MALFORMED | BUSY)
 async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDep) -> PlayView:
     """Start a game; the player's unfinished game of the same kind counts as abandoned."""
     spec = load_game(body.game)
@@ -110,7 +117,7 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
     return play_view(play, message)
 
 
-@router.get("/plays/current", response_model=PlayView)
+@router.get("/plays/current", response_model=PlayView, responses=NO_PLAY | MALFORMED)
 def current_play(
     who: Player,
     plays: PlaysDep,
@@ -125,13 +132,13 @@ def current_play(
     return play_view(play)
 
 
-@router.get("/plays/{play_id}", response_model=PlayView)
+@router.get("/plays/{play_id}", response_model=PlayView, responses=NO_PLAY | MALFORMED)
 def get_play(play_id: PlayId, who: Player, plays: PlaysDep) -> PlayView:
     """One of the player's games."""
     return play_view(plays.get(who, play_id))
 
 
-@router.post("/plays/{play_id}/moves", response_model=PlayView)
+@router.post("/plays/{play_id}/moves", response_model=PlayView, responses=CHANGE)
 def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) -> PlayView:
     """Make a move; an illegal one is refused (409) with the rules' reason, and nothing changes.
 
@@ -149,7 +156,7 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
     return play_view(plays.change(who, play_id, act, body.board))
 
 
-@router.post("/plays/{play_id}/undo", response_model=PlayView)
+@router.post("/plays/{play_id}/undo", response_model=PlayView, responses=CHANGE)
 def undo(
     play_id: PlayId,
     who: Player,
@@ -163,19 +170,19 @@ def undo(
     return play_view(plays.change(who, play_id, lambda play: play.undo(times), board))
 
 
-@router.post("/plays/{play_id}/redo", response_model=PlayView)
+@router.post("/plays/{play_id}/redo", response_model=PlayView, responses=CHANGE)
 def redo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Make again what the latest undo took back."""
     return play_view(plays.change(who, play_id, Play.redo_move, board))
 
 
-@router.post("/plays/{play_id}/restart", response_model=PlayView)
+@router.post("/plays/{play_id}/restart", response_model=PlayView, responses=CHANGE)
 def restart(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Back to the deal; redo replays the moves."""
     return play_view(plays.change(who, play_id, Play.restart, board))
 
 
-@router.post("/plays/{play_id}/autoplay", response_model=PlayView)
+@router.post("/plays/{play_id}/autoplay", response_model=PlayView, responses=CHANGE)
 def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Send home the cards that can safely go now (none in games where that is not provably safe)."""
     return play_view(plays.change(who, play_id, Play.autoplay, board))
@@ -191,7 +198,9 @@ def _mark_assisted(play: Play) -> None:
     play.record.assisted = True
 
 
-@router.post("/plays/{play_id}/hint", response_model=VerdictView)
+@router.post(
+    "/plays/{play_id}/hint", response_model=VerdictView, responses=NO_PLAY | REFUSED | MALFORMED | BUSY
+)
 async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play = await run_in_threadpool(plays.get, who, play_id)
@@ -203,7 +212,9 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 
-@router.post("/plays/{play_id}/verdict", response_model=VerdictView)
+@router.post(
+    "/plays/{play_id}/verdict", response_model=VerdictView, responses=NO_PLAY | REFUSED | MALFORMED | BUSY
+)
 async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
     play = await run_in_threadpool(plays.get, who, play_id)
@@ -213,7 +224,9 @@ async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverD
     return _verdict_view(play, found, solver.budgets.verdict, way, first_only=True)
 
 
-@router.post("/plays/{play_id}/solution", response_model=VerdictView)
+@router.post(
+    "/plays/{play_id}/solution", response_model=VerdictView, responses=NO_PLAY | REFUSED | MALFORMED | BUSY
+)
 async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The solver's whole winning line from here, for "show me"; a line given marks the game as assisted.
 

@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 import cardtable
+from cardtable.games import GAMES
 from cardtable.interrupts import exit_with_parent, start_resource_tracker
 from cardtable.server import errors
 from cardtable.server.api import router
@@ -32,6 +33,11 @@ from cardtable.server.solving import Budgets, Solver
 from cardtable.store import Store
 
 STATIC: Final = Path(str(files("cardtable.server") / "static"))
+ANY_REQUEST: Final = """Besides the refusals each operation lists, any request may be refused with
+``400`` (a Host that is not this loopback server's name, or a body that is not readable JSON), ``403``
+(a change asked by a page of another origin), ``405`` (a method the path does not take), ``413``
+(a body over 64 KiB) or ``500`` (the game database damaged or not writable), each a Problem. A
+malformed request's ``422`` also lists every field at fault under ``errors``."""
 
 
 def solver_processes() -> Executor:
@@ -63,7 +69,8 @@ def create_app(
     app = FastAPI(
         title="cardtable",
         version=cardtable.__version__,
-        summary="Play patience games in the browser: Alexander the Great, its Lucie form, Acey and Kingsley.",
+        summary=f"Play patience games in the browser: {', '.join(spec.name for spec in GAMES.values())}.",
+        description=ANY_REQUEST,
         lifespan=lifespan,
         docs_url=None,  # Swagger UI and ReDoc come from a CDN: /docs is our own page instead
         redoc_url=None,

@@ -218,3 +218,6 @@ class Problem(BaseModel):
     places: list[str] | None = Field(
         None, description="a typed move that could be more than one: the piles it could go to, ``f0 (up)``"
     )
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="a malformed request (422): every field at fault, where (``loc``) and why (``msg``)"
+    )

@@ -51,6 +51,7 @@ def api_reference(openapi: dict[str, Any]) -> str:
             f"<style>{STYLE}</style></head><body>",
             f"<h1>{title}</h1>",
             f"<p>{_text(info.get('summary', ''))}</p>",
+            _paragraphs(info.get("description", "")),
             '<p>The same in machine-readable form: <a href="/openapi.json">/openapi.json</a> (OpenAPI '
             f'{escape(openapi["openapi"])}). Every refusal is a <a href="#Problem">Problem</a>.</p>',
             "<h2>Operations</h2>",
