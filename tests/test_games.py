@@ -101,6 +101,7 @@ def test_a_name_tells_the_options_apart() -> None:
         (f"{LUCIE}(redeals=)", "needs a value"),
         (f"{LUCIE}(redeals=-1)", "whole number"),
         (f"{LUCIE}(redeals=two)", "whole number"),
+        (f"{LUCIE}(redeals=\u0663)", "whole number"),  # an Arabic-Indic three: a digit to Python, not to us
         (f"{LUCIE}(redeal_anytime=maybe)", "true or false"),
         (f"{FAN}(redeals=1)", "options: none"),
         (f"{LUCIE}(redeals=1,redeals=2)", "option 'redeals' of alexander-the-great-lucie is given twice"),

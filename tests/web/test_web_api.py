@@ -226,7 +226,7 @@ def test_winnable_only_proves_its_deal(client: TestClient, monkeypatch: pytest.M
         ({"game": ALEXANDER, "colour": "red"}, "colour: not a field of this request"),
         ({}, "game: required"),
         ({"game": ACEY, "position": {"game": ACEY, "piles": {}}}, "missing pile group"),
-        ({"game": ALEXANDER, "position": acey_nearly_won()}, "is a 'acey-and-kingsley' deal"),
+        ({"game": ALEXANDER, "position": acey_nearly_won()}, "the position is of 'acey-and-kingsley', not of"),
         ({"game": ACEY, "position": {**acey_nearly_won(), "piles": {"stock": [["XX"]]}}}, "not a card: 'XX'"),
     ],
 )
@@ -300,7 +300,10 @@ def test_a_body_the_json_reader_gives_up_on_is_told_so(client: TestClient, conte
     response = client.post("/api/plays", content=content, headers={"content-type": "application/json"})
     assert response.status_code == 400
     assert response.json()["detail"].startswith("the request body cannot be read as JSON: ")
-    assert client.get("/nosuch").json()["detail"] == "Not Found", "other refusals keep FastAPI's answer"
+    assert client.get("/nosuch").json()["detail"] == "no such page or operation: /docs lists the API"
+    refused = client.put("/api/plays")
+    assert (refused.status_code, refused.headers["allow"]) == (405, "POST")
+    assert refused.json()["detail"] == "this path does not take that method: /docs lists what each takes"
 
 
 def test_malformed_json_is_told_where_as_a_character_not_as_a_field(client: TestClient) -> None:

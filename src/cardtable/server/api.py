@@ -105,7 +105,9 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
     if body.position is not None:
         state = deal_from_dict(body.position)
         if state.spec.id != spec.id:
-            raise InvalidDealError(f"the position is a {state.spec.id!r} deal, not {spec.id!r}")
+            raise InvalidDealError(
+                f"the position is of {state.spec.id!r}, not of {spec.id!r}, the game asked for"
+            )
         if state.is_won():  # nothing to play, and a game won without a move would count in the statistics
             raise InvalidDealError("the position is already won: every card is on the foundations")
     elif body.winnable:

@@ -13,6 +13,7 @@ list kept under ``errors``.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -49,8 +50,10 @@ def status_of(error: Exception) -> int:
     return next(status for kind, status in STATUS if isinstance(error, kind))
 
 
-def _problem(status: int, detail: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"detail": detail, **extra}, status_code=status)
+def _problem(
+    status: int, detail: str, *, headers: Mapping[str, str] | None = None, **extra: Any
+) -> JSONResponse:
+    return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
 
 
 async def _ours(request: Request, error: Exception) -> JSONResponse:
@@ -140,7 +143,17 @@ async def _http(request: Request, error: Exception) -> Response:
             400,
             "the request body cannot be read as JSON: it is not UTF-8, nests too deeply or holds too long a number",
         )
+    if isinstance(error.detail, str):  # Starlette's own words ("Not Found"), lower case as ours are
+        detail = HTTP_WORDS.get(error.detail, error.detail[:1].lower() + error.detail[1:])
+        return _problem(error.status_code, detail, headers=error.headers)
     return await http_exception_handler(request, error)
+
+
+HTTP_WORDS: Final = {
+    "Not Found": "no such page or operation: /docs lists the API",
+    "Method Not Allowed": "this path does not take that method: /docs lists what each takes",
+}
+"""Starlette's refusals of a path or a method, in a sentence that says where to look."""
 
 
 def install(app: FastAPI) -> None:

@@ -105,7 +105,7 @@ class Play:
         """Take back the latest ``times`` moves, each with the autoplay moves it set off."""
         self.check_open()
         if not self.auto:
-            raise NothingToDoError("nothing to undo: no move has been made")
+            raise NothingToDoError("nothing to undo: this is the start of the deal")
         steps = self.undo_steps()
         if times > len(steps):
             raise NothingToDoError(f"cannot undo {times} times: only {plural(len(steps), 'undo')} left")
