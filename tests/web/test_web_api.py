@@ -226,7 +226,10 @@ def test_winnable_only_proves_its_deal(client: TestClient, monkeypatch: pytest.M
         ({"game": ALEXANDER, "colour": "red"}, "colour: not a field of this request"),
         ({}, "game: required"),
         ({"game": ACEY, "position": {"game": ACEY, "piles": {}}}, "missing pile group"),
-        ({"game": ALEXANDER, "position": acey_nearly_won()}, "the position is of 'acey-and-kingsley', not of"),
+        (
+            {"game": ALEXANDER, "position": acey_nearly_won()},
+            "the position is of 'acey-and-kingsley', not of",
+        ),
         ({"game": ACEY, "position": {**acey_nearly_won(), "piles": {"stock": [["XX"]]}}}, "not a card: 'XX'"),
     ],
 )
@@ -355,6 +358,17 @@ def test_an_illegal_move_says_why_and_changes_nothing(client: TestClient, store:
     assert refused["reason"] == "9♣ does not go on A♥ (f0)"  # for a move not typed: a click
     assert client.get(f"/api/plays/{play}").json() == before
     assert store.get(store_player(client), play) == saved
+
+
+def test_a_pile_the_game_has_not_is_a_malformed_move_as_typed_or_as_an_object(client: TestClient) -> None:
+    play = start(client, ALEXANDER, 10)["id"]
+    for body in ({"move": {"from": "fan/99", "to": "foundation/0", "card": "AS"}}, {"text": "t99 f0"}):
+        refused = move(client, play, 422, **body)
+        assert "no pile" in refused["detail"] and "99" in refused["detail"]
+    refused = move(client, play, 422, move={"from": "stock/0", "to": "foundation/0", "card": "AS"})
+    assert refused["detail"] == (
+        'move {"from": "stock/0", "to": "foundation/0", "card": "AS"}: there is no pile stock/0 in this game now'
+    )
 
 
 def test_a_typed_move_that_could_go_up_or_down_home_gives_the_places(client: TestClient) -> None:

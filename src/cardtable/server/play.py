@@ -14,7 +14,7 @@ from typing import Any
 
 from cardtable.core.cards import Card
 from cardtable.core.deals import dealt_number
-from cardtable.core.errors import IllegalMoveError, NothingToDoError
+from cardtable.core.errors import IllegalMoveError, InvalidMoveError, NothingToDoError, excerpt
 from cardtable.core.move import Move, PileId
 from cardtable.core.notation import plural, with_codes
 from cardtable.core.state import State
@@ -85,6 +85,11 @@ class Play:
     def play(self, move: Move, *, autoplay: bool = False) -> None:
         """Make a player's move, then (if asked) the safe moves to the foundations."""
         self.check_open()
+        for pile in (move.source, move.target):  # a pile the game has not: malformed, as in the notation
+            if pile is not None and self.state.plan.index(pile) is None:
+                raise InvalidMoveError(
+                    f"move {excerpt(move_to_dict(move), 80)}: there is no pile {pile} in this game now"
+                )
         reason = self.state.why_illegal(move)
         if reason is not None:  # piles named by the codes the page labels them with
             raise IllegalMoveError(with_codes(self.state, reason))
