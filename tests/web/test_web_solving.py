@@ -144,3 +144,54 @@ def test_a_way_back_past_undecided_positions_says_only_what_is_proved(way: WayBa
     for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:  # four undos back to the deal
         play.play(parse_move(play.state, text))
     assert _way_back_message(play, way) == words
+
+
+class Held(Executor):
+    """Keeps each job until :meth:`release`: searches that are still under way."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.jobs.append((future, fn, args))
+        return future
+
+    def release(self) -> None:
+        for future, fn, args in self.jobs:
+            future.set_result(fn(*args))
+
+
+def test_a_question_asked_again_while_its_search_is_under_way_waits_for_that_search() -> None:
+    async def asked_twice() -> tuple[int, list[str]]:
+        pool = Held()
+        solver = Solver(pool)
+        state = deal(load_game("fan"), 3)
+        questions = [asyncio.create_task(solver.verdict(state, 5, who)) for who in ("me", "me", "you")]
+        await asyncio.sleep(0.05)
+        searches = len(pool.jobs)
+        pool.release()
+        return searches, [(await question).status for question in questions]
+
+    assert run(asked_twice()) == (1, ["won", "won", "won"])
+
+
+def test_one_player_cannot_keep_the_solver_from_everyone_else() -> None:
+    async def three_questions() -> tuple[str, str]:
+        pool = Held()
+        solver = Solver(pool)
+        first, second = (
+            asyncio.create_task(solver.verdict(deal(load_game("fan"), n), 5, "me")) for n in (3, 4)
+        )
+        await asyncio.sleep(0.05)
+        with pytest.raises(SolverBusyError) as third:
+            await solver.verdict(deal(load_game("fan"), 5), 5, "me")
+        other = asyncio.create_task(solver.verdict(deal(load_game("fan"), 5), 5, "you"))
+        await asyncio.sleep(0.05)
+        pool.release()
+        await asyncio.gather(first, second)
+        return str(third.value), (await other).status
+
+    said, other = run(three_questions())
+    assert said == "your earlier questions are still being answered; ask again once they are"
+    assert other in ("won", "unwinnable")

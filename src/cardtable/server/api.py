@@ -207,7 +207,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play = await run_in_threadpool(plays.get, who, play_id)
     play.check_not_abandoned()
-    verdict = await solver.verdict(play.state, solver.budgets.hint)
+    verdict = await solver.verdict(play.state, solver.budgets.hint, who)
     way = await _way_back(play, verdict, solver)
     # counted once answered: a hint the busy solver refused costs none
     await run_in_threadpool(plays.change, who, play_id, _count_hint)
@@ -221,7 +221,7 @@ async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverD
     """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
     play = await run_in_threadpool(plays.get, who, play_id)
     play.check_not_abandoned()
-    found = await solver.verdict(play.state, solver.budgets.verdict)
+    found = await solver.verdict(play.state, solver.budgets.verdict, who)
     way = await _way_back(play, found, solver)
     return _verdict_view(play, found, solver.budgets.verdict, way, first_only=True)
 
@@ -237,7 +237,7 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     """
     play = await run_in_threadpool(plays.get, who, play_id)
     play.check_not_abandoned()
-    found = await solver.verdict(play.state, solver.budgets.line)
+    found = await solver.verdict(play.state, solver.budgets.line, who)
     if found.moves:
         await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
     way = await _way_back(play, found, solver)

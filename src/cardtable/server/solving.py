@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +31,8 @@ from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
 """Positions whose verdicts the server remembers, among all its players (see :class:`Known`)."""
+PER_PLAYER: Final = 2
+"""Searches one player may have under way at once: a question and a walk back, say."""
 
 
 class SolverBusyError(CardtableError):
@@ -88,29 +91,33 @@ class Solver:
         self.budgets = budgets or Budgets()
         self.queue = queue
         self._waiting = 0
+        self._asking: Counter[str] = Counter()  # each player's questions being answered
+        self._asked: dict[tuple[bytes, float], asyncio.Future[dict[str, Any]]] = {}  # searches under way
         self._known = Known(CACHE_SIZE)
 
-    async def verdict(self, state: State, seconds: float) -> Verdict:
-        """Won (with a line), unwinnable, or unknown after ``seconds`` of search."""
+    async def verdict(self, state: State, seconds: float, who: str | None = None) -> Verdict:
+        """Won (with a line), unwinnable, or unknown after ``seconds`` of search.
+
+        A question asked again while its search is under way (a page asking
+        twice, a client that hung up and asked again) waits for that search
+        rather than starting another. A player (``who``) has at most
+        :data:`PER_PLAYER` searches under way, so that one client cannot keep
+        the solver from everyone else.
+        """
         known = self._known.recall(state)
         if known is not None:
             return Verdict(known.status, tuple(known.moves))
         if seconds <= 0:
             return Verdict("unknown")
-        if self._waiting >= self.queue:
-            raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
-        self._waiting += 1
+        under_way = self._asked.get((state.key(), seconds))
         try:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(
-                self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
+            found = await (
+                asyncio.shield(under_way) if under_way is not None else self._search(state, seconds, who)
             )
         except BrokenProcessPool:
-            if self.make is not None:
+            if under_way is None and self.make is not None:  # once, by the question that met it
                 self.executor = self.make()
             raise SolverBusyError("the solver's worker stopped unexpectedly; ask again") from None
-        finally:
-            self._waiting -= 1
         verdict = Verdict(
             status=found["status"],
             moves=tuple(move_from_dict(m) for m in found["moves"]),
@@ -120,6 +127,27 @@ class Solver:
         )
         self._known.remember(state, verdict.status, verdict.moves)
         return verdict
+
+    async def _search(self, state: State, seconds: float, who: str | None) -> dict[str, Any]:
+        """A new search on the pool, if the queue and the player's share have room for it."""
+        if self._waiting >= self.queue:
+            raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
+        if who is not None and self._asking[who] >= PER_PLAYER:
+            raise SolverBusyError("your earlier questions are still being answered; ask again once they are")
+        question = (state.key(), seconds)
+        loop = asyncio.get_running_loop()
+        search = loop.run_in_executor(
+            self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
+        )
+        self._waiting += 1
+        self._asking[who or ""] += 1
+        self._asked[question] = search
+        try:
+            return await asyncio.shield(search)  # others may be waiting for it too
+        finally:
+            self._waiting -= 1
+            self._asking[who or ""] -= 1
+            del self._asked[question]
 
     async def way_back(self, state: State, steps: list[int], seconds: float) -> WayBack:
         """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable.
