@@ -755,8 +755,9 @@ def test_json_of_views_is_small(client: TestClient) -> None:
 
 def test_changes_from_another_origin_are_refused(client: TestClient) -> None:
     body = {"game": ALEXANDER, "deal": 10}
-    refused = client.post("/api/plays", json=body, headers={"origin": "http://127.0.0.1:3000"})
-    assert refused.status_code == 403 and "another origin" in refused.json()["detail"]
+    for origin in ("http://127.0.0.1:3000", "https://testserver"):  # another port; another scheme
+        refused = client.post("/api/plays", json=body, headers={"origin": origin})
+        assert refused.status_code == 403 and "another origin" in refused.json()["detail"], origin
     assert client.get("/api/stats", headers={"origin": "http://127.0.0.1:3000"}).status_code == 200
     assert client.get("/api/plays/current").status_code == 404, "nothing was started"
     assert client.post("/api/plays", json=body, headers={"origin": "http://testserver"}).status_code == 201

@@ -58,7 +58,7 @@ class Guard:
                 send, 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
             )
             return
-        if scope["method"] not in SAFE_METHODS and not _same_origin(headers):
+        if scope["method"] not in SAFE_METHODS and not _same_origin(headers, scope.get("scheme", "http")):
             await _refuse(send, 403, "a request from another origin may not change anything here")
             return
         claimed = headers.get(b"content-length")
@@ -97,13 +97,14 @@ class Guard:
         await self.app(scope, bounded, with_headers)
 
 
-def _same_origin(headers: dict[bytes, bytes]) -> bool:
-    """Whether the request's Origin (if the browser sent one) is this server's own."""
+def _same_origin(headers: dict[bytes, bytes], scheme: str) -> bool:
+    """Whether the request's Origin (if the browser sent one) is this server's own: its scheme, host and port."""
     origin = headers.get(b"origin")
     if origin is None:
         return True  # not sent by a browser page: scripts, curl, the tests' client
     host = headers.get(b"host", b"").decode("latin-1")
-    return urlsplit(origin.decode("latin-1")).netloc == host
+    sent = urlsplit(origin.decode("latin-1"))
+    return (sent.scheme, sent.netloc) == (scheme, host)
 
 
 def _host_name(host: str) -> str:
