@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from cardtable.core.cards import DECK, RANK_OF, RANK_WORDS, Card, card_symbol
 from cardtable.core.errors import IllegalMoveError
-from cardtable.core.layout import Plan, plan_for
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
+from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
 from cardtable.core.spec import GameSpec, Kind
 
@@ -340,7 +340,7 @@ class State:
         that can never take a card again (La Belle Lucie's fans) are left out, and a
         foundation is keyed by its top card, which tells all the cards under it --
         or not at all where the tableau tells what the foundations hold (one-deck
-        games with only tableau and foundations, see ``layout._foundations_implied``).
+        games with only tableau and foundations, see ``plan._foundations_implied``).
         """
         parts: list[bytes] = []
         piles = self.piles

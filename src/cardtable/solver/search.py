@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
 from cardtable.core.errors import CardtableError
-from cardtable.core.layout import Plan
 from cardtable.core.move import Move
 from cardtable.core.notation import plural
+from cardtable.core.plan import Plan
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
 from cardtable.solver import updown
