@@ -176,6 +176,30 @@ def test_a_question_asked_again_while_its_search_is_under_way_waits_for_that_sea
     assert run(asked_twice()) == (1, ["won", "won", "won"])
 
 
+def test_positions_alike_to_the_search_but_not_card_for_card_are_searched_apart() -> None:
+    from cardtable.formats import deal_from_dict, deal_to_dict
+
+    state = deal(load_game("fan"), 3)
+    swapped = deal_to_dict(state)
+    swapped["piles"]["fan"][0], swapped["piles"]["fan"][1] = (
+        swapped["piles"]["fan"][1],
+        swapped["piles"]["fan"][0],
+    )
+    other = deal_from_dict(swapped)
+    assert other.key() == state.key() and other != state  # one key, other piles: a line names piles
+
+    async def both() -> int:
+        pool = Held()
+        solver = Solver(pool)
+        questions = [asyncio.create_task(solver.verdict(position, 5)) for position in (state, other)]
+        await asyncio.sleep(0.05)
+        pool.release()
+        await asyncio.gather(*questions)
+        return len(pool.jobs)
+
+    assert run(both()) == 2
+
+
 def test_one_player_cannot_keep_the_solver_from_everyone_else() -> None:
     async def three_questions() -> tuple[str, str]:
         pool = Held()

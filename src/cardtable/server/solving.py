@@ -25,7 +25,7 @@ from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver import Limit, draw, solve
-from cardtable.solver.known import Known
+from cardtable.solver.known import Known, Position, exact
 from cardtable.solver.rewind import Walk, WayBack, position_back, share
 from cardtable.solver.search import Status
 
@@ -92,7 +92,7 @@ class Solver:
         self.queue = queue
         self._waiting = 0
         self._asking: Counter[str] = Counter()  # each player's questions being answered
-        self._asked: dict[tuple[bytes, float], asyncio.Future[dict[str, Any]]] = {}  # searches under way
+        self._asked: dict[tuple[Position, float], asyncio.Future[dict[str, Any]]] = {}  # searches under way
         self._known = Known(CACHE_SIZE)
 
     async def verdict(self, state: State, seconds: float, who: str | None = None) -> Verdict:
@@ -109,7 +109,7 @@ class Solver:
             return Verdict(known.status, tuple(known.moves))
         if seconds <= 0:
             return Verdict("unknown")
-        under_way = self._asked.get((state.key(), seconds))
+        under_way = self._asked.get((exact(state), seconds))
         try:
             found = await (
                 asyncio.shield(under_way) if under_way is not None else self._search(state, seconds, who)
@@ -134,7 +134,10 @@ class Solver:
             raise SolverBusyError("the solver is busy with other questions; ask again in a moment")
         if who is not None and self._asking[who] >= PER_PLAYER:
             raise SolverBusyError("your earlier questions are still being answered; ask again once they are")
-        question = (state.key(), seconds)
+        question = (
+            exact(state),
+            seconds,
+        )  # not State.key(): a line names the piles and cards of its position
         loop = asyncio.get_running_loop()
         search = loop.run_in_executor(
             self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
