@@ -231,6 +231,9 @@ def test_winnable_only_proves_its_deal(client: TestClient, monkeypatch: pytest.M
             "the position is of 'acey-and-kingsley', not of",
         ),
         ({"game": ACEY, "position": {**acey_nearly_won(), "piles": {"stock": [["XX"]]}}}, "not a card: 'XX'"),
+        ({"game": FAN, "position": [1]}, "position: must be a JSON object, not [1]"),
+        ({"game": ""}, "game: must not be empty, not ''"),
+        ({"game": "f" * 101}, "game: must be at most 100 characters, not 'fffff"),
     ],
 )
 def test_bad_new_games_are_refused_with_a_reason(client: TestClient, body: Any, words: str) -> None:

@@ -117,6 +117,10 @@ def _said(problem: dict[str, Any]) -> tuple[int, str]:
         "int_parsing_size": "must be a whole number of at most 4300 digits",
         "bool_type": f"must be true or false, not {quoted(given)}",
         "string_type": f"must be a string, not {quoted(given)}",
+        "string_too_short": f"must not be empty, not {quoted(given)}",
+        "string_too_long": f"must be at most {context.get('max_length')} characters, not {quoted(given)}",
+        "dict_type": f"must be a JSON object, not {quoted(given)}",
+        "model_type": f"must be a JSON object, not {quoted(given)}",
     }
     message = words.get(str(kind)) or str(problem.get("msg", "invalid request")).removeprefix("Value error, ")
     message = message[:1].lower() + message[1:]
