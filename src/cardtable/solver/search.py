@@ -223,7 +223,7 @@ class _Budget:
         if limit.states is not None and states > limit.states:
             raise _BudgetExceeded(f"searched {plural(limit.states, 'position')}", states - 1)
         if table > limit.table:
-            raise _BudgetExceeded(f"the table is full ({plural(limit.table, 'position')})")
+            raise _BudgetExceeded(f"the table is full (its cap: {plural(limit.table, 'position')})")
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
             raise _BudgetExceeded(f"{max(limit.seconds or 0, 0)}{_TIME_RAN_OUT}")
