@@ -26,7 +26,7 @@ from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
 from cardtable.solver import Limit, draw, solve
 from cardtable.solver.known import Known, Position, exact
-from cardtable.solver.rewind import Walk, WayBack, position_back, share
+from cardtable.solver.rewind import Walk, WayBack
 from cardtable.solver.search import Status
 
 CACHE_SIZE: Final = 20_000
@@ -157,17 +157,13 @@ class Solver:
 
         The walk of :func:`cardtable.solver.rewind.way_back`, each position asked of the pool.
         """
-        deadline = time.monotonic() + seconds
         walk = Walk(len(steps))
-        while (back := walk.next()) is not None:
-            left = deadline - time.monotonic()
+        for position, seconds_for_it, back in walk.visits(state, steps, seconds):
             try:
-                found = await self.verdict(position_back(state, steps, back), share(left, back, len(steps)))
+                found = await self.verdict(position, seconds_for_it)
             except SolverBusyError:  # the position's own verdict stands; only how far back is not known
                 return WayBack("unknown")
             walk.judged(back, found.status, found.moves)
-            if left <= 0:
-                break
         return walk.answer()
 
     async def winnable_deal(self, spec: GameSpec) -> tuple[int, str]:

@@ -33,7 +33,7 @@ position given a third of the time left.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cardtable.core.move import Move
@@ -91,6 +91,23 @@ class Walk:
         middle = (self.undecided + self.won) // 2
         return None if middle == self.undecided else middle
 
+    def visits(
+        self, state: State, steps: Sequence[int], seconds: float
+    ) -> Iterator[tuple[State, float, int]]:
+        """The positions to judge, in turn: each with its share of the ``seconds`` left and how far back it stands.
+
+        Tell :meth:`judged` each one's verdict before asking for the next. The
+        walk ends when none is left to judge or, after a position judged, when
+        the time is spent. The terminal drives it with its searches, the server
+        with its pool's.
+        """
+        deadline = time.monotonic() + seconds
+        while (back := self.next()) is not None:
+            left = deadline - time.monotonic()
+            yield position_back(state, steps, back), share(left, back, len(steps)), back
+            if left <= 0:
+                return
+
     def judged(self, back: int, status: Status, moves: Sequence[Move] = (), reason: str = "") -> None:
         """What the solver found ``back`` undos back: its verdict, its winning line, why it is unknown."""
         if status == "unwinnable":
@@ -143,13 +160,11 @@ def way_back(
     stands, for a live line to name. A verdict for which ``stops`` is true (an
     interrupted search) ends the walk at once.
     """
-    deadline = time.monotonic() + seconds
     walk = Walk(len(steps))
-    while (back := walk.next()) is not None:
-        left = deadline - time.monotonic()
-        result = judge(position_back(state, steps, back), share(left, back, len(steps)), back)
+    for position, seconds_for_it, back in walk.visits(state, steps, seconds):
+        result = judge(position, seconds_for_it, back)
         walk.judged(back, result.status, result.moves, result.reason)
-        if stops(result) or left <= 0:
+        if stops(result):
             break
     return walk.answer()
 
