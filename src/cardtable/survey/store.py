@@ -86,9 +86,11 @@ WHERE results.verdict = 'unknown' AND (
     excluded.verdict != 'unknown'
     OR :retry_unknown AND (
         excluded.states >= results.states
-        OR (excluded.timeout IS NULL OR (results.timeout IS NOT NULL AND excluded.timeout >= results.timeout))
-        AND (excluded.max_states IS NULL OR (results.max_states IS NOT NULL AND excluded.max_states >= results.max_states))
-        AND excluded.table_cap >= results.table_cap
+        OR (
+            (excluded.timeout IS NULL OR (results.timeout IS NOT NULL AND excluded.timeout >= results.timeout))
+            AND (excluded.max_states IS NULL OR (results.max_states IS NOT NULL AND excluded.max_states >= results.max_states))
+            AND excluded.table_cap >= results.table_cap
+        )
     )
 )
 """
