@@ -21,13 +21,13 @@ from pathlib import Path
 
 from cardtable.core.deals import parse_deal_range
 from cardtable.games import load_game
+from cardtable.solver import Limit
 from cardtable.survey.executors import process_pool
 from cardtable.survey.runner import Survey, Tally
 from cardtable.survey.store import ResultStore
-from cardtable.survey.task import Budget
 
 
-def timed_survey(game: str, deals: range, budget: Budget, workers: int, folder: Path) -> tuple[Tally, float]:
+def timed_survey(game: str, deals: range, budget: Limit, workers: int, folder: Path) -> tuple[Tally, float]:
     """One survey of ``deals`` into a new database, with ``workers`` processes; and the solver's seconds.
 
     The solver's own seconds, summed over deals, stay flat as workers are added
@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to try, comma-separated")
     args = parser.parse_args()
     deals = parse_deal_range(args.deals)
-    budget = Budget(max_states=args.max_states)
+    budget = Limit(states=args.max_states)
     counts = [int(n) for n in args.workers.split(",")]
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(

@@ -20,16 +20,17 @@ import pytest
 import cardtable
 from cardtable import CardtableError, load_game
 from cardtable.core.deals import deal as dealt
+from cardtable.solver import Limit
 from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
 from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError, remove_if_empty
-from cardtable.survey.task import Budget, Outcome, solve_deal, stored_moves
+from cardtable.survey.task import Outcome, solve_deal, stored_moves
 
 FAN = load_game("fan")
-SMALL = Budget(max_states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
-LARGER = Budget(max_states=5000)
+SMALL = Limit(states=200)  # fan deals 1-30: won, unwinnable and unknown all occur
+LARGER = Limit(states=5000)
 Row = tuple[int, str, int, int | None]
 T = TypeVar("T")
 
@@ -134,13 +135,13 @@ def test_a_stored_deal_is_kept_unless_it_is_an_unknown_and_the_new_result_says_m
 
 def test_a_retry_keeps_the_unknown_that_searched_more(store: ResultStore) -> None:
     """A retry with a budget smaller in some part (positions, not seconds) must not hide what was spent."""
-    seconds, positions = Budget(timeout=60), Budget(timeout=None, max_states=50)
+    seconds, positions = Limit(seconds=60), Limit(seconds=None, states=50)
     costly = dataclasses.replace(outcome(1, "unknown"), states=5000)
     assert store.add("fan", costly, seconds)
     cheap = dataclasses.replace(outcome(1, "unknown"), states=50)
     assert not store.add("fan", cheap, positions, retry_unknown=True)
     assert store.outcomes("fan", 1)[0].states == 5000
-    assert store.add("fan", cheap, Budget(timeout=120), retry_unknown=True)  # a larger budget: its row
+    assert store.add("fan", cheap, Limit(seconds=120), retry_unknown=True)  # a larger budget: its row
     assert store.add("fan", dataclasses.replace(cheap, states=6000), positions, retry_unknown=True)
     assert store.outcomes("fan", 1)[0].states == 6000
 
@@ -159,31 +160,31 @@ def test_an_unknown_tried_with_as_large_a_budget_is_not_retried(store: ResultSto
     def unknown(deal: int) -> Outcome:
         return dataclasses.replace(outcome(deal, "unknown"), version=cardtable.__version__)
 
-    seconds = Budget(timeout=60)
+    seconds = Limit(seconds=60)
     store.add("fan", unknown(1), seconds)
     store.add("fan", unknown(2), LARGER)
-    store.add("fan", unknown(3), Budget())  # no limit but the table
-    store.add("fan", outcome(4, "unknown"), Budget())  # another cardtable's: tried again
+    store.add("fan", unknown(3), Limit())  # no limit but the table
+    store.add("fan", outcome(4, "unknown"), Limit())  # another cardtable's: tried again
     tried = {
         budget: store.known("fan", 1, range(1, 5), retry=budget)
         for budget in (
             seconds,
-            Budget(timeout=30),
-            Budget(timeout=120),
+            Limit(seconds=30),
+            Limit(seconds=120),
             SMALL,
             LARGER,
-            Budget(max_states=9000),
+            Limit(states=9000),
         )
     }
     assert tried == {
         seconds: {1, 3},
-        Budget(timeout=30): {1, 3},
-        Budget(timeout=120): {3},
+        Limit(seconds=30): {1, 3},
+        Limit(seconds=120): {3},
         SMALL: {2, 3},
         LARGER: {2, 3},
-        Budget(max_states=9000): {3},
+        Limit(states=9000): {3},
     }
-    assert store.known("fan", 1, range(1, 5), retry=Budget(table=LARGER.table * 2)) == set()
+    assert store.known("fan", 1, range(1, 5), retry=Limit(table=LARGER.table * 2)) == set()
 
 
 def test_two_stores_share_one_file(tmp_path: Path) -> None:
@@ -303,7 +304,7 @@ def schema_1_survey(path: Path) -> None:
 
 
 def test_a_won_deal_keeps_its_line_and_it_replays(store: ResultStore) -> None:
-    done = solve_deal("fan", 3, Budget(max_states=100_000))
+    done = solve_deal("fan", 3, Limit(states=100_000))
     assert done.verdict == "won" and done.line is not None
     store.add("fan", done, SMALL)
     store.add("fan", outcome(4, "unwinnable"), SMALL)
@@ -326,7 +327,7 @@ def test_a_survey_of_schema_1_gains_the_lines_column_and_keeps_its_rows(tmp_path
         assert db.execute("PRAGMA user_version").fetchone() == (1,)
     db.close()
     with ResultStore(path) as writing:
-        writing.add("fan", solve_deal("fan", 3, Budget(max_states=100_000)), SMALL)
+        writing.add("fan", solve_deal("fan", 3, Limit(states=100_000)), SMALL)
         assert [o.deal for o in writing.lines("fan", 1)] == [3]
         assert writing.lineless("fan", 1) == 1
         assert [(o.deal, o.verdict) for o in writing.outcomes("fan", 1)] == [
@@ -339,7 +340,7 @@ def test_a_survey_of_schema_1_gains_the_lines_column_and_keeps_its_rows(tmp_path
 
 
 def test_a_damaged_line_is_one_error_naming_the_deal(store: ResultStore) -> None:
-    store.add("fan", solve_deal("fan", 3, Budget(max_states=100_000)), SMALL)
+    store.add("fan", solve_deal("fan", 3, Limit(states=100_000)), SMALL)
     with sqlite3.connect(store.path) as db:
         db.execute("UPDATE results SET line = x'00ff' WHERE deal = 3")
     db.close()
@@ -351,7 +352,7 @@ def test_a_damaged_line_is_one_error_naming_the_deal(store: ResultStore) -> None
 
 
 def test_a_worker_solves_one_deal() -> None:
-    done = solve_deal("fan", 1, Budget(max_states=100_000))
+    done = solve_deal("fan", 1, Limit(states=100_000))
     assert done.deal == 1 and done.verdict in ("won", "unwinnable")
     assert (done.length is not None) == (done.verdict == "won")
     assert done.rules_version == FAN.rules_version
@@ -416,7 +417,7 @@ def test_process_pool_and_dask_give_the_same_verdicts(tmp_path: Path) -> None:
 def test_a_worker_with_other_rules_is_refused(
     store: ResultStore, threads: Pool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def other_rules(game: str, number: int, budget: Budget) -> Outcome:
+    def other_rules(game: str, number: int, budget: Limit) -> Outcome:
         return Outcome(number, "won", 0.1, 10, 50, rules_version=99, version="9.9")
 
     monkeypatch.setattr(runner, "solve_deal", other_rules)

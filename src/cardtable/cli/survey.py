@@ -47,6 +47,7 @@ from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, read_only_folder
+from cardtable.solver import Limit
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import LOCAL, SchedulerError, check_scheduler, default_workers, executor
 from cardtable.survey.runner import Survey, Tally
@@ -59,7 +60,7 @@ from cardtable.survey.store import (
     default_path,
     remove_if_empty,
 )
-from cardtable.survey.task import Budget, Outcome, stored_moves
+from cardtable.survey.task import Outcome, stored_moves
 
 STDOUT: Final = "-"
 """The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
@@ -137,7 +138,7 @@ def survey(
     """
     spec = load_game(game)
     deals = parse_deal_range(deal_range)
-    budget = Budget(timeout=timeout or None, max_states=max_states, table=max_table)
+    budget = Limit(states=max_states, seconds=timeout or None, table=max_table)
     if scheduler is not None:
         check_scheduler(scheduler)
     if workers is not None and scheduler not in (None, LOCAL):
@@ -435,7 +436,17 @@ def report_json(
         "deals": None if deals is None else [deals.start, deals.stop - 1],
         **dataclasses.asdict(summary),
         "confidence": 0.95,
-        "settings": [dataclasses.asdict(used) for used in settings],
+        "settings": [_settings_json(used) for used in settings],
+    }
+
+
+def _settings_json(used: SettingsUsed) -> dict[str, Any]:
+    """One budget used, its parts named as the options that set them (``--timeout``, ``--max-states``)."""
+    budget = used.budget
+    return {
+        "budget": {"timeout": budget.seconds, "max_states": budget.states, "table": budget.table},
+        "version": used.version,
+        "deals": used.deals,
     }
 
 
@@ -504,8 +515,8 @@ def _interval(ends: tuple[float, float]) -> str:
 
 def _settings_text(used: SettingsUsed) -> str:
     budget = used.budget
-    timeout = "no timeout" if budget.timeout is None else f"timeout {budget.timeout:g} s"
-    states = "no state limit" if budget.max_states is None else f"max states {budget.max_states:,}"
+    timeout = "no timeout" if budget.seconds is None else f"timeout {budget.seconds:g} s"
+    states = "no state limit" if budget.states is None else f"max states {budget.states:,}"
     return (
         f"{timeout}, {states}, table {budget.table:,}, cardtable {used.version}: {plural(used.deals, 'deal')}"
     )

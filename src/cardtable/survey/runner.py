@@ -16,10 +16,11 @@ from typing import Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
+from cardtable.solver import Limit
 from cardtable.solver.search import STATUSES
 from cardtable.survey.executors import Pool, WorkerLostError
 from cardtable.survey.store import ResultStore
-from cardtable.survey.task import Budget, Outcome, solve_deal
+from cardtable.survey.task import Outcome, solve_deal
 
 
 class WorkerMismatchError(CardtableError):
@@ -53,7 +54,7 @@ class Survey:
     """
 
     def __init__(
-        self, store: ResultStore, spec: GameSpec, deals: range, budget: Budget, *, retry_unknown: bool = False
+        self, store: ResultStore, spec: GameSpec, deals: range, budget: Limit, *, retry_unknown: bool = False
     ) -> None:
         self.store = store
         self.spec = spec
@@ -98,7 +99,7 @@ NO_WORKERS_GRACE: Final = 60.0
 """How long a cluster may have no worker (a restart, a new node joining) before the survey stops."""
 
 
-def _solve_all(game: str, todo: Iterator[int], budget: Budget, pool: Pool) -> Iterator[Outcome]:
+def _solve_all(game: str, todo: Iterator[int], budget: Limit, pool: Pool) -> Iterator[Outcome]:
     """The outcomes as they complete, with at most ``pool.in_flight`` deals in flight.
 
     A cluster left without workers would leave its deals waiting for ever: after

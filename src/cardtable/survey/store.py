@@ -40,7 +40,8 @@ from typing import Any, Final
 import cardtable
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
-from cardtable.survey.task import Budget, Outcome
+from cardtable.solver import Limit
+from cardtable.survey.task import Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
 SCHEMA_VERSION: Final = 2
@@ -129,7 +130,7 @@ class SurveyDatabaseError(CardtableError):
 class SettingsUsed:
     """One budget and cardtable version found among stored results, with how many deals used it."""
 
-    budget: Budget
+    budget: Limit
     version: str
     deals: int
 
@@ -192,7 +193,7 @@ class ResultStore:
             with self._guard():
                 self._db.execute("COMMIT")
 
-    def known(self, game: str, rules_version: int, deals: range, *, retry: Budget | None = None) -> set[int]:
+    def known(self, game: str, rules_version: int, deals: range, *, retry: Limit | None = None) -> set[int]:
         """The deals of ``deals`` that need no solving: those stored, or when retrying unknowns with ``retry``, those decided or already tried so.
 
         An unknown already tried by this cardtable with ``retry`` or a budget as
@@ -203,7 +204,7 @@ class ResultStore:
         args: tuple[object, ...] = (game, rules_version, *_bounds(deals))
         if retry is not None:
             sql += f" AND (verdict != 'unknown' OR ({COVERS}))"
-            args += (cardtable.__version__, *[retry.timeout] * 2, *[retry.max_states] * 2, retry.table)
+            args += (cardtable.__version__, *[retry.seconds] * 2, *[retry.states] * 2, retry.table)
         return {deal for (deal,) in self._read(sql, *args)}
 
     def outcomes(self, game: str, rules_version: int, deals: range | None = None) -> list[Outcome]:
@@ -242,7 +243,7 @@ class ResultStore:
         )
         rows = self._read(sql, game, rules_version, *_bounds(deals))
         return [
-            SettingsUsed(Budget(timeout, states, table), version, n)
+            SettingsUsed(Limit(states=states, seconds=timeout, table=table), version, n)
             for timeout, states, table, version, n in rows
         ]
 
@@ -286,7 +287,7 @@ class ResultStore:
 
     # -- writing -----------------------------------------------------------------
 
-    def add(self, game: str, outcome: Outcome, budget: Budget, *, retry_unknown: bool = False) -> bool:
+    def add(self, game: str, outcome: Outcome, budget: Limit, *, retry_unknown: bool = False) -> bool:
         """Store one result now; False if the deal was stored already (and kept)."""
         row = {
             "game": game,
@@ -296,8 +297,8 @@ class ResultStore:
             "seconds": outcome.seconds,
             "states": outcome.states,
             "length": outcome.length,
-            "timeout": budget.timeout,
-            "max_states": budget.max_states,
+            "timeout": budget.seconds,
+            "max_states": budget.states,
             "table_cap": budget.table,
             "version": outcome.version,
             "solved_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -1,7 +1,7 @@
 """One deal solved, as a worker process or a Dask worker does it.
 
 A task travels to the worker as plain values (the game id, the deal number, the
-budget) and comes back as an :class:`Outcome`: small and picklable, with nothing
+budget as a :class:`~cardtable.solver.Limit`) and comes back as an :class:`Outcome`: small and picklable, with nothing
 of the solver's state, so that a Dask worker on another machine can run it as
 long as it has cardtable installed. The worker reports its own rules version and
 cardtable version, so that a survey can refuse a worker that plays other rules.
@@ -19,20 +19,7 @@ from cardtable.core.move import Move
 from cardtable.core.spec import GameSpec
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
-from cardtable.solver.search import DEFAULT_TABLE_CAP, Status
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What one search may spend: seconds, positions, transposition-table size."""
-
-    timeout: float | None = None
-    max_states: int | None = None
-    table: int = DEFAULT_TABLE_CAP
-
-    def limit(self) -> Limit:
-        """The solver's :class:`~cardtable.solver.Limit` for this budget."""
-        return Limit(states=self.max_states, seconds=self.timeout, table=self.table)
+from cardtable.solver.search import Status
 
 
 @dataclass(frozen=True)
@@ -55,10 +42,10 @@ def _spec(game: str) -> GameSpec:
     return load_game(game)
 
 
-def solve_deal(game: str, number: int, budget: Budget) -> Outcome:
+def solve_deal(game: str, number: int, budget: Limit) -> Outcome:
     """Solve deal ``number`` of ``game`` (a canonical id) within ``budget``."""
     spec = _spec(game)
-    result = solve(deal(spec, number), budget.limit())
+    result = solve(deal(spec, number), budget)
     return Outcome(
         deal=number,
         verdict=result.status,
