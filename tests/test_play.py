@@ -145,6 +145,23 @@ def test_a_new_move_forgets_the_moves_taken_back() -> None:
     assert game.handle("redo").message == "nothing to redo"
 
 
+def test_the_move_redo_would_play_keeps_the_rest_of_the_line_as_in_the_browser() -> None:
+    game = session("fan", 1)
+    game.play("t10 f0")
+    game.play("t1 t6")
+    game.restart()
+    game.play("t10 f0")
+    assert game.handle("redo").message == "again: t1 t6: 5♠"
+
+
+def test_enter_deals_a_new_move_that_clears_the_redo_line() -> None:
+    game = session("acey-and-kingsley", 5)
+    game.handle("t1 f4")
+    game.handle("undo")
+    assert game.handle("").message.startswith("d: ")
+    assert game.handle("redo").message == "nothing to redo"  # t1 f4 after the deal: not the line taken back
+
+
 def test_restart_takes_everything_back_and_redo_replays_it() -> None:
     game = session("fan", 1)
     game.play("t10 f0")
@@ -419,7 +436,7 @@ def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
     game = session("fan", 4)
     for text in ["t4 t0", "t14 t3"]:
         game.play(text)
-    assert game.handle("undo 3").message == "cannot undo 3 moves: only 2 moves played"
+    assert game.handle("undo 3").message == "cannot undo 3 times: only 2 undos left"
     assert game.handle("u x").message == "'undo' takes a count of moves from 1 up, like 'undo 3': not 'u x'"
     assert (
         game.handle("undo 0").message

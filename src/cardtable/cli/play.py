@@ -54,6 +54,7 @@ from cardtable.formats import (
 )
 from cardtable.games import find_game, load_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
+from cardtable.playing import GameInPlay
 from cardtable.render.text import HEADINGS, console, fitting_width, glued, layout, wrap
 from cardtable.solver import Limit, SolveResult, draw, solve
 from cardtable.solver.known import Known
@@ -84,15 +85,14 @@ class Reply:
 
 
 class Session:
-    """A game in play: the position, plus the moves taken back so ``redo`` can replay them.
+    """A game in play in the terminal: a :class:`GameInPlay`, with the replies to each typed line.
 
-    Undo is :meth:`State.pop`, which restores snapshots, so it also takes back
-    the stock's automatic refills and redeals exactly.
+    Undo, redo and the redo line are the browser's (see :mod:`cardtable.playing`).
+    The terminal makes no automatic moves, so each undo takes back one move.
     """
 
     def __init__(self, state: State, clock: Callable[[], float] = time.time) -> None:
-        self.state = state
-        self.redo_stack: list[Move] = []
+        self.game = GameInPlay(state)
         self.clock = clock
         self.created = self._last_line = clock()
         self.seconds = 0.0
@@ -120,7 +120,7 @@ class Session:
         ``save_there=False`` for a file that is not a save (a solution), which ``save`` must not overwrite.
         """
         session = cls(saved.replayed())
-        session.redo_stack = saved.undone[::-1]
+        session.game.redo = [(move, False) for move in saved.undone]
         session.resumed_from = path
         session.save_path = path if save_there else None
         session.assisted = not save_there
@@ -128,13 +128,23 @@ class Session:
         return session
 
     @property
+    def state(self) -> State:
+        """The position now."""
+        return self.game.state
+
+    @property
     def moves(self) -> int:
         """How many moves have been played (deals and redeals count)."""
-        return len(self.state.move_stack)
+        return self.game.moves
+
+    @property
+    def undone(self) -> list[Move]:
+        """The moves taken back, which ``redo`` plays again, the next one first."""
+        return [move for move, _ in self.game.redo]
 
     def _line(self) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
-        """What a save holds beyond the deal: the moves played and the moves taken back."""
-        return tuple(self.state.move_stack), tuple(self.redo_stack)
+        """What a save holds beyond the deal: the moves played, and the moves taken back, the first taken back first."""
+        return tuple(self.state.move_stack), tuple(self.undone[::-1])
 
     @property
     def unsaved(self) -> bool:
@@ -169,7 +179,7 @@ class Session:
     def _enter(self) -> Reply:
         """Enter alone deals from the stock, the commonest move of stock games."""
         if self.state.can_deal():
-            return Reply(self.push(Move.deal()), redraw=True)
+            return Reply(self._make(Move.deal()), redraw=True)
         if self.state.plan.stock is not None:
             return Reply("the stock is empty: Enter alone deals only while it has cards")
         return Reply()
@@ -177,15 +187,21 @@ class Session:
     # -- moving ---------------------------------------------------------------
 
     def play(self, text: str) -> str:
-        """Play a move in the short notation and say what it did; CardtableError if illegal."""
-        move = parse_move(self.state, text)
-        self.redo_stack.clear()
-        return self.push(move)
+        """Play a move in the short notation and say what it did; CardtableError if illegal.
 
-    def push(self, move: Move) -> str:
-        """Play a legal move (new or redone) and describe it, with what followed on its own."""
+        The redo line is kept if the move is the one ``redo`` would have played.
+        """
+        return self._make(parse_move(self.state, text))
+
+    def _make(self, move: Move) -> str:
+        """Play a legal new move and describe it; the redo line is kept if it began with the move."""
+        with self.game.action():
+            return self._push(move)
+
+    def _push(self, move: Move) -> str:
+        """Play a legal move of an action (new or redone) and describe it, with what followed on its own."""
         what = describe(self.state, move)
-        self.state.push(move)
+        self.game.push(move)
         if move.kind == REDEAL:
             return f"{what}: {self._fans_now()}"
         if (refill := self.state.refilled()) is not None:
@@ -198,15 +214,16 @@ class Session:
     def auto(self) -> str:
         """Send home every card that can safely go, one move each (see :func:`safe_home_move`)."""
         sent: list[str] = []
-        while (move := safe_home_move(self.state)) is not None:
-            sent.append(self.push(move))
+        # each move by hand, not one undo group: the terminal's undo takes back one move at a time
+        with self.game.action():
+            while (move := safe_home_move(self.state)) is not None:
+                sent.append(self._push(move))
         if not sent:
             if not pruner(self.state.spec).in_suit:
                 raise NothingToDoError(
                     f"auto never moves a card in {self.state.spec.id}: no move home is provably safe there"
                 )
             raise NothingToDoError("no card can safely go home now")
-        self.redo_stack.clear()  # new moves forget what could be redone, as a typed move does
         return f"sent home in {plural(len(sent), 'move')} (undo takes back one at a time): " + "; ".join(sent)
 
     def _fans_now(self) -> str:
@@ -214,19 +231,14 @@ class Session:
         return f"the fans are dealt again into {plural(fans, 'fan')} ({plural(self.state.redeals_left, 'redeal')} left)"
 
     def undo(self, times: int = 1) -> str:
-        """Take back the last ``times`` moves; they can be redone until a new move is played."""
-        if not self.moves:
-            raise NothingToDoError("nothing to undo: this is the start of the deal")
-        if times > self.moves:
-            raise NothingToDoError(f"cannot undo {times} moves: only {plural(self.moves, 'move')} played")
+        """Take back the last ``times`` moves; they can be redone until another move is played."""
         stock = self.state.plan.stock
         before = len(self.state.piles[stock]) if stock is not None else 0
-        for _ in range(times):
-            move = self.state.pop()
-            self.redo_stack.append(move)
-        if times > 1:
+        taken = self.game.undo(times)
+        if len(taken) > 1:
             now = f"now at move {self.moves}" if self.moves else "back at the start"
-            return f"took back {times} moves: {now} (redo plays them again one by one)"
+            return f"took back {len(taken)} moves: {now} (redo plays them again one by one)"
+        ((move, _),) = taken
         what = f"took back {describe(self.state, move)}"
         if move.kind == CARD and stock is not None and len(self.state.piles[stock]) > before:
             what += f"; {card_symbol(self.state.piles[stock][-1])} goes back to the stock"  # the refill it set off
@@ -234,16 +246,13 @@ class Session:
 
     def redo(self) -> str:
         """Play again the last move taken back."""
-        if not self.redo_stack:
-            raise NothingToDoError("nothing to redo")
-        return f"again: {self.push(self.redo_stack.pop())}"
+        group = self.game.next_redo()
+        with self.game.action():  # the redo line begins with these moves: the action takes them off it
+            return "again: " + "; ".join(self._push(move) for move, _ in group)
 
     def restart(self) -> str:
         """Take back every move; ``redo`` can step through them again."""
-        if not self.moves:
-            raise NothingToDoError("already at the start of the deal")
-        while self.moves:
-            self.redo_stack.append(self.state.pop())
+        self.game.restart()
         return "back at the start of the deal (redo replays your moves one by one)"
 
     def save(self, path: str | None = None) -> str:
@@ -266,7 +275,7 @@ class Session:
                 raise SaveFailedError(
                     f"{target!r} already exists: to replace it, name it (save {target}), or save elsewhere"
                 )
-        saved = SavedGame(self._start(), list(self.state.move_stack), self.redo_stack[::-1])
+        saved = SavedGame(self._start(), list(self.state.move_stack), self.undone)
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
         self._kept = self._line()
@@ -342,7 +351,7 @@ class Session:
                 deal=dealt_number(self._start()),
                 start=deal_to_dict(self._start()),
                 moves=[move_to_dict(move) for move in self.state.move_stack],
-                redo=[move_to_dict(move) for move in reversed(self.redo_stack)],
+                redo=[move_to_dict(move) for move in self.undone],
                 status=status,
                 seconds=self._played_until(now),
                 assisted=self.assisted,
@@ -387,7 +396,7 @@ class Session:
         line = position_label(self.state)
         opened = self.resumed_from
         if opened is not None and self.assisted and not self.moves:  # a solution, its line ready for redo
-            line += f" with the {plural(len(self.redo_stack), 'move')} of {opened} to step through with redo"
+            line += f" with the {plural(len(self.game.redo), 'move')} of {opened} to step through with redo"
         elif opened is not None:
             line += f", resumed from {opened} after {plural(self.moves, 'move')}"
         again = self.replay_command()

@@ -175,7 +175,7 @@ def undo(
 @router.post("/plays/{play_id}/redo", response_model=PlayView, responses=CHANGE)
 def redo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
     """Make again what the latest undo took back."""
-    return play_view(plays.change(who, play_id, Play.redo_move, board))
+    return play_view(plays.change(who, play_id, Play.redo_group, board))
 
 
 @router.post("/plays/{play_id}/restart", response_model=PlayView, responses=CHANGE)

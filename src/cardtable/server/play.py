@@ -2,8 +2,9 @@
 
 A record is the deal plus the moves (as formats.md writes them), so loading
 replays them through :meth:`State.push_checked`: what is stored is always a
-legal game. Undo works in groups: a move and the autoplay moves it set off are
-taken back and redone together.
+legal game. Undo, redo and the redo line are :class:`~cardtable.playing.GameInPlay`'s,
+as in the terminal: a move and the autoplay moves it set off are taken back and
+redone together.
 """
 
 from __future__ import annotations
@@ -12,32 +13,26 @@ import hashlib
 import secrets
 from typing import Any
 
-from cardtable.core.cards import Card
 from cardtable.core.deals import dealt_number
 from cardtable.core.errors import IllegalMoveError, InvalidMoveError, NothingToDoError, excerpt
-from cardtable.core.move import Move, PileId
-from cardtable.core.notation import plural, with_codes
+from cardtable.core.move import Move
+from cardtable.core.notation import with_codes
 from cardtable.core.state import State
 from cardtable.formats import deal_from_dict, deal_to_dict, move_from_dict, move_to_dict
-from cardtable.solver.prune import safe_home_move
+from cardtable.playing import Entry, GameInPlay
 from cardtable.store.records import PlayRecord, PlayStatus, play_time
 
-Entry = tuple[Move, bool]  # a move and whether autoplay made it
 
-
-class Play:
-    """A play in memory: the position, which moves were automatic, and the redo line."""
+class Play(GameInPlay):
+    """A play in memory: its record, and the game in play it holds."""
 
     def __init__(self, record: PlayRecord) -> None:
+        super().__init__(
+            deal_from_dict(record.start),
+            made=[_from_entry(entry) for entry in record.moves],
+            redo=[_from_entry(entry) for entry in record.redo],
+        )
         self.record = record
-        self.state = deal_from_dict(record.start)
-        self.auto: list[bool] = []
-        self.last: list[Move] = []  # the moves the latest action made, for the page to animate
-        self.refills: list[tuple[PileId, Card]] = []  # what the stock put into piles they emptied, to tell
-        for entry in record.moves:
-            self._push(move_from_dict(entry), bool(entry.get("auto")))
-        self.redo: list[Entry] = [(move_from_dict(e), bool(e.get("auto"))) for e in record.redo]
-        self._begin()
 
     @classmethod
     def new(cls, player: str, state: State, now: float) -> Play:
@@ -75,11 +70,6 @@ class Play:
         line = "\n".join(move.text() for move in self.state.move_stack)
         return hashlib.sha256(line.encode()).hexdigest()[:16]
 
-    @property
-    def moves(self) -> int:
-        """How many moves were made, automatic ones included."""
-        return len(self.auto)
-
     # -- changing ------------------------------------------------------------
 
     def play(self, move: Move, *, autoplay: bool = False) -> None:
@@ -93,71 +83,27 @@ class Play:
         reason = self.state.why_illegal(move)
         if reason is not None:  # piles named by the codes the page labels them with
             raise IllegalMoveError(with_codes(self.state, reason))
-        self._begin()
-        self._push(move, False)
-        if autoplay:
-            self._autoplay()
-        self._follow_redo_line()
+        super().play(move, autoplay=autoplay)
 
     def autoplay(self) -> None:
-        """Send home every card that can safely go (see :func:`safe_home_move`), as one group."""
+        """Send home every card that can safely go, as one group; refused in a game won or abandoned, as the rest are."""
         self.check_open()
-        self._begin()
-        self._autoplay(first_by_hand=True)
-        self._follow_redo_line()
+        super().autoplay()
 
-    def undo(self, times: int = 1) -> None:
-        """Take back the latest ``times`` moves, each with the autoplay moves it set off."""
+    def undo(self, times: int = 1) -> list[Entry]:
+        """Take back the latest ``times`` moves, each with the autoplay moves it set off; what was taken back."""
         self.check_open()
-        if not self.auto:
-            raise NothingToDoError("nothing to undo: this is the start of the deal")
-        steps = self.undo_steps()
-        if times > len(steps):
-            raise NothingToDoError(f"cannot undo {times} times: only {plural(len(steps), 'undo')} left")
-        group: list[Entry] = []
-        for _ in range(sum(steps[:times])):
-            auto = self.auto.pop()
-            group.append((self.state.pop(), auto))
-        group.reverse()
-        self.redo[:0] = group
-        self._begin()
-        self.last = [move for move, _ in group]
+        return super().undo(times)
 
-    def undo_steps(self) -> list[int]:
-        """How many moves each undo takes back, the latest first, back to the deal: a move and its autoplay."""
-        steps: list[int] = []
-        taken = 0
-        for auto in reversed(self.auto):
-            taken += 1
-            if not auto:
-                steps.append(taken)
-                taken = 0
-        if taken:
-            steps.append(taken)  # autoplay before any move by hand
-        return steps
-
-    def redo_move(self) -> None:
+    def redo_group(self) -> None:
         """Make again the moves the latest undo took back."""
         self.check_open()
-        if not self.redo:
-            raise NothingToDoError("nothing to redo")
-        group = self.redo[: self._group_length(self.redo)]
-        del self.redo[: len(group)]
-        self._begin()
-        for move, auto in group:
-            self._push(move, auto)  # legal, as the line was when it was taken back; _push checks all the same
+        super().redo_group()
 
     def restart(self) -> None:
         """Back to the deal; every move made goes onto the redo line."""
         self.check_open()
-        if not self.auto:
-            raise NothingToDoError("already at the start of the deal")
-        entries: list[Entry] = []
-        while self.auto:
-            entries.append((self.state.pop(), self.auto.pop()))
-        entries.reverse()
-        self.redo[:0] = entries
-        self._begin()
+        super().restart()
 
     def kept(self) -> tuple[object, ...]:
         """What a save keeps that an action may change: the moves, the redo line, the hints, the help, the status.
@@ -196,47 +142,10 @@ class Play:
         if self.status == "abandoned":
             raise NothingToDoError("this game was abandoned for a new one")
 
-    def _begin(self) -> None:
-        """A new action: what the last one made, and the refills it set off, are no longer news."""
-        self.last, self.refills = [], []
 
-    def _push(self, move: Move, auto: bool) -> None:
-        self.state.push_checked(move)
-        self.auto.append(auto)
-        self.last.append(self.state.peek())
-        if (card := self.state.refilled()) is not None and move.source is not None:
-            self.refills.append((move.source, card))
-
-    def _autoplay(self, *, first_by_hand: bool = False) -> None:
-        auto = not first_by_hand
-        while (move := safe_home_move(self.state)) is not None:
-            self._push(move, auto)
-            auto = True
-
-    def _follow_redo_line(self) -> None:
-        """After new moves (:attr:`last`): keep the redo line only if it began with exactly them, and without them.
-
-        The redo line was made from the position before the new moves; after
-        any others, its moves may no longer be legal.
-        """
-        made = self.last
-        if len(made) <= len(self.redo) and all(map(_same, made, (move for move, _ in self.redo))):
-            del self.redo[: len(made)]
-        else:
-            self.redo.clear()
-
-    @staticmethod
-    def _group_length(line: list[Entry]) -> int:
-        """How many entries the first undo group of a forward line holds."""
-        length = 1
-        while length < len(line) and line[length][1]:
-            length += 1
-        return length
-
-
-def _same(a: Move, b: Move) -> bool:
-    """Whether two moves are the same play (a redeal is the same whatever fans it carries)."""
-    return a.kind == b.kind and a.source == b.source and a.target == b.target and a.card == b.card
+def _from_entry(entry: dict[str, Any]) -> Entry:
+    """A stored move and whether autoplay made it."""
+    return move_from_dict(entry), bool(entry.get("auto"))
 
 
 def _entry(move: Move, auto: bool) -> dict[str, Any]:

@@ -1,0 +1,138 @@
+"""The game in play that the terminal and the browser share: undo groups, redo, and the redo line after a move."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardtable import IllegalMoveError, Move, deal, load_game
+from cardtable.core.errors import NothingToDoError
+from cardtable.core.notation import parse_move
+from cardtable.playing import GameInPlay
+from helpers import ACEY, FAST, GAME_IDS, LUCIE, all_cards, full_deck, sorted_moves
+
+
+def fan_1() -> GameInPlay:
+    return GameInPlay(deal(load_game("fan"), 1))
+
+
+def test_a_move_that_redo_would_make_keeps_the_rest_of_the_redo_line() -> None:
+    game = fan_1()
+    first, second = sorted_moves(game.state)[:1] + sorted_moves(game.state)[1:2]
+    game.play(first)
+    after = sorted_moves(game.state)[0]
+    game.play(after)
+    game.undo(2)
+    assert [move for move, _ in game.redo] == [first, after]
+    game.play(first)  # the move redo would have made
+    assert [move for move, _ in game.redo] == [after]
+    game.undo()
+    game.play(second)  # another: the line was taken back from another position
+    assert game.redo == []
+    with pytest.raises(NothingToDoError, match="nothing to redo"):
+        game.redo_group()
+
+
+def test_an_autoplay_group_is_undone_and_redone_whole() -> None:
+    game = GameInPlay(deal(load_game("fan"), 2))
+    game.autoplay()
+    sent = game.moves
+    assert sent == 3  # fan deal 2 has three cards to send home at once
+    assert game.undo_steps() == [sent]
+    assert len(game.undo()) == sent and game.moves == 0
+    assert [auto for _, auto in game.redo] == [False] + [True] * (sent - 1)
+    game.redo_group()
+    assert game.moves == sent and game.redo == [] and len(game.last) == sent
+
+
+def test_undo_counts_groups_and_refuses_more_than_there_are() -> None:
+    game = fan_1()
+    with pytest.raises(NothingToDoError, match="nothing to undo: this is the start of the deal"):
+        game.undo()
+    game.play(sorted_moves(game.state)[0])
+    with pytest.raises(NothingToDoError, match="cannot undo 2 times: only 1 undo left"):
+        game.undo(2)
+    assert game.moves == 1  # a refused undo takes nothing back
+
+
+def test_restart_puts_every_move_on_the_redo_line_in_order() -> None:
+    game = fan_1()
+    made = []
+    for _ in range(3):
+        made.append(sorted_moves(game.state)[0])
+        game.play(made[-1])
+    game.restart()
+    assert game.moves == 0 and [move for move, _ in game.redo] == made
+    with pytest.raises(NothingToDoError, match="already at the start"):
+        game.restart()
+
+
+def test_a_deal_after_an_undo_clears_a_redo_line_it_would_spoil() -> None:
+    """Acey and Kingsley: a card taken back, then a card dealt; the card move may no longer fit."""
+    game = GameInPlay(deal(load_game(ACEY), 1))
+    card_move = next(move for move in sorted_moves(game.state) if move.kind == "card")
+    game.play(card_move)
+    game.undo()
+    game.play(parse_move(game.state, "d"))
+    assert game.redo == []
+
+
+def test_the_refill_an_action_set_off_is_news_of_that_action_only() -> None:
+    game = GameInPlay(deal(load_game(ACEY), 1))
+    for _ in range(200):  # play on until a move empties a tableau pile, which the stock refills
+        moves = [m for m in sorted_moves(game.state) if m.kind == "card"] or sorted_moves(game.state)
+        game.play(moves[0])
+        if game.refills:
+            break
+    assert game.refills, "no refill in 200 moves: pick another deal"
+    ((pile, card),) = game.refills
+    assert game.last[0].source == pile and game.state.piles[game.state.plan.index(pile)][-1] == card  # type: ignore[index]
+    game.undo()
+    assert game.refills == []
+
+
+@pytest.mark.parametrize("game_id", [*GAME_IDS, f"{LUCIE}(redeal_anytime=true)"])
+def test_any_sequence_of_actions_keeps_every_card_and_a_redo_line_that_replays(game_id: str) -> None:
+    """Moves, autoplay, undo, redo and restart in any order: no card lost, and the redo line always legal."""
+
+    @given(st.integers(1, 5000), st.lists(st.integers(0, 99), min_size=1, max_size=60))
+    @settings(FAST, max_examples=15)
+    def run(number: int, choices: list[int]) -> None:
+        game = GameInPlay(deal(load_game(game_id), number))
+        for choice in choices:
+            act(game, choice)
+            assert all_cards(game.state) == full_deck(game_id)
+            assert len(game.auto) == len(game.state.move_stack)
+            ahead = game.state.copy()
+            for move, _ in game.redo:
+                ahead.push_checked(move)  # raises if the redo line went stale
+
+    run()
+
+
+def act(game: GameInPlay, choice: int) -> None:
+    """One action picked by ``choice``: mostly moves, some undos, redos, autoplays and restarts."""
+    moves = sorted_moves(game.state)
+    try:
+        if choice < 60 and moves:
+            game.play(moves[choice % len(moves)], autoplay=choice % 2 == 0)
+        elif choice < 75:
+            game.undo(1 + choice % 2)
+        elif choice < 90:
+            game.redo_group()
+        elif choice < 95:
+            game.autoplay()
+        else:
+            game.restart()
+    except NothingToDoError:
+        pass
+
+
+def test_a_game_given_made_moves_replays_them_and_starts_with_no_news() -> None:
+    start = deal(load_game("fan"), 1)
+    first = sorted_moves(start)[0]
+    game = GameInPlay(start, made=[(first, False)], redo=[])
+    assert game.moves == 1 and game.last == [] and game.refills == []
+    with pytest.raises(IllegalMoveError):
+        GameInPlay(deal(load_game("fan"), 1), made=[(Move.redeal(), False)])
