@@ -195,20 +195,33 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         off = f"; to move it off, name both piles, like '{move_text(state, moves[0])}'" if moves else ""
         raise IllegalMoveError(f"{card_symbol(state.pile(source)[-1])} is already home{off}", text)
     if not moves:
-        if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
-            raise IllegalMoveError("the stock is only dealt from, with 'd'", text)
-        pile = state.pile(source)
-        if not pile:
-            raise IllegalMoveError(f"{pile_code(state, source)} is empty", text)
-        where = "anywhere" if group is None else f"on any {group}"
-        raise IllegalMoveError(f"{card_symbol(pile[-1])} cannot go {where} now", text)
+        raise _nowhere(state, source, text, group)
+    return _home_move(state, source, text, moves) or _one_place(state, source, text, moves)
+
+
+def _nowhere(state: State, source: PileId, text: str, group: str | None) -> IllegalMoveError:
+    """Why ``source``'s top card cannot move (to ``group``): the stock, an empty pile, or no place takes it."""
+    if state.spec.group(source.group).kind is Kind.STOCK:  # face down: do not name its card
+        return IllegalMoveError("the stock is only dealt from, with 'd'", text)
+    pile = state.pile(source)
+    if not pile:
+        return IllegalMoveError(f"{pile_code(state, source)} is empty", text)
+    where = "anywhere" if group is None else f"on any {group}"
+    return IllegalMoveError(f"{card_symbol(pile[-1])} cannot go {where} now", text)
+
+
+def _home_move(state: State, source: PileId, text: str, moves: list[Move]) -> Move | None:
+    """Of ``moves``, the one home; None if none goes home; AmbiguousMoveError if foundations going both ways take it."""
     home = [m for m in moves if m.target is not None and m.target.group == "foundation"]
     ways = {_direction(state, m.target) for m in home if m.target is not None}
     if len(ways) > 1:  # Acey and Kingsley: up on an ace pile or down on a king pile is the player's choice
         places = [f"{pile_code(state, m.target)} ({_direction(state, m.target)})" for m in home if m.target]
         raise AmbiguousMoveError(text, places, f"{pile_code(state, source)} {places[0].split(' ')[0]}")
-    if home:  # foundations that go the same way and take the same card are alike: the first
-        return home[0]
+    return home[0] if home else None  # foundations that go the same way and take the same card are alike
+
+
+def _one_place(state: State, source: PileId, text: str, moves: list[Move]) -> Move:
+    """The one move of ``moves``, none going home; else the player is asked to name the place."""
     if len(moves) == 1:
         return moves[0]
     if (

@@ -56,7 +56,7 @@ from functools import cache
 
 from cardtable.core.cards import DECK, KING, RANK_OF, SUIT_OF, Card
 from cardtable.core.move import Move
-from cardtable.core.spec import GameSpec, Kind
+from cardtable.core.spec import GameSpec, Kind, PileGroup
 from cardtable.core.state import State
 
 
@@ -65,31 +65,16 @@ class Pruner:
 
     def __init__(self, spec: GameSpec, *, enabled: bool = True) -> None:
         tableau = [g for g in spec.groups if g.kind is Kind.TABLEAU]
-        foundation = spec.group("foundation")
-        self.in_suit = (
-            enabled
-            and spec.decks == 1
-            and not spec.foundation_gives
-            and foundation.build.same_suit
-            and all(g.build.same_suit or not (g.build.up or g.build.down) for g in tableau)
-        )
+        self.in_suit = enabled and _builds_in_suit(spec, tableau)
         up = any(g.build.up for g in tableau)
         down = any(g.build.down for g in tableau)
         self.fill: frozenset[int] = frozenset().union(*(g.fill for g in tableau))
         self.inert_spaces = enabled and bool(tableau) and not self.fill
-
         ascending = _ascending_suits(spec)
         self.children_precede = not (up and down) and all(up != ascending[s] for s in range(4))
-        first = [1 if ascending[SUIT_OF[c]] else KING for c in DECK]
-        # card -> the card that goes home just before it; -1 if it may start a foundation
-        before = [-1 if RANK_OF[c] == first[c] else c - 1 if ascending[SUIT_OF[c]] else c + 1 for c in DECK]
-        # Masks for Pruner.stranded. A card goes home after the one below it in rank
-        # (ascending suits: one bit lower) or above it (descending: one bit higher),
-        # never across a suit; it may be placed on the card of its suit one rank
-        # below it (tableau building up: one bit lower) or above it (down).
-        self.firsts = _mask(c for c in DECK if before[c] < 0)
-        self.home_after_lower = _mask(c for c in DECK if before[c] == c - 1)
-        self.home_after_higher = _mask(c for c in DECK if before[c] == c + 1)
+        # Masks for Pruner.stranded: a card may be placed on the card of its suit
+        # one rank below it (tableau building up: one bit lower) or above it (down).
+        self.firsts, self.home_after_lower, self.home_after_higher = _home_order(ascending)
         self.onto_lower = _mask(c for c in DECK if up and RANK_OF[c] > 1)
         self.onto_higher = _mask(c for c in DECK if down and RANK_OF[c] < KING)
         self.fill_mask = _mask(c for c in DECK if RANK_OF[c] in self.fill)
@@ -236,6 +221,32 @@ class Pruner:
 def _mask(cards: Iterable[Card]) -> int:
     """The bitmask of ``cards``: bit ``c`` for card ``c``."""
     return sum(1 << card for card in cards)
+
+
+def _builds_in_suit(spec: GameSpec, tableau: list[PileGroup]) -> bool:
+    """Whether the game is one deck built in suit everywhere, with foundations that keep their cards: where the pruning rules of suits hold."""
+    return (
+        spec.decks == 1
+        and not spec.foundation_gives
+        and spec.group("foundation").build.same_suit
+        and all(g.build.same_suit or not (g.build.up or g.build.down) for g in tableau)
+    )
+
+
+def _home_order(ascending: tuple[bool, bool, bool, bool]) -> tuple[int, int, int]:
+    """Masks of the cards that may start a foundation, that go home after the card one rank below, and one rank above.
+
+    Ascending suits put a card home after the one below it (one bit lower),
+    descending ones after the one above it (one bit higher), never across a suit.
+    """
+    first = [1 if ascending[SUIT_OF[c]] else KING for c in DECK]
+    # card -> the card that goes home just before it; -1 if it may start a foundation
+    before = [-1 if RANK_OF[c] == first[c] else c - 1 if ascending[SUIT_OF[c]] else c + 1 for c in DECK]
+    return (
+        _mask(c for c in DECK if before[c] < 0),
+        _mask(c for c in DECK if before[c] == c - 1),
+        _mask(c for c in DECK if before[c] == c + 1),
+    )
 
 
 def _ascending_suits(spec: GameSpec) -> tuple[bool, bool, bool, bool]:
