@@ -48,7 +48,7 @@ def test_a_corrupt_database_is_one_line_with_exit_code_2(tmp_path: Path) -> None
     db.write_bytes(b"this is not an SQLite database, whatever its name says. " * 100)
     port = free_port()
     result = serve("--port", str(port), "--db", str(db))
-    assert_fails(result, 2, f"cannot open the database {str(db)!r}", "not a database")
+    assert_fails(result, 2, f"cannot open the database {str(db)!r}: it is not an SQLite database")
     assert can_listen_on(port)
 
 

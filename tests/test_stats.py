@@ -151,7 +151,7 @@ def test_a_file_that_is_not_a_database_is_named_and_left_as_it_was(tmp_path: Pat
     other.write_text("my notes", encoding="utf-8")
     result = run("play", "fan", "1", "--db", str(other), input="t10 f0\nq\nq\n")
     assert result.exit_code == 0
-    assert f"cannot open the database '{other}': file is not a database" in result.output
+    assert f"cannot open the database '{other}': it is not an SQLite database" in result.output
     failed = run("stats", "--db", str(other))
-    assert failed.exit_code == 2 and "file is not a database" in failed.stderr
+    assert failed.exit_code == 2 and "it is not an SQLite database" in failed.stderr
     assert other.read_text(encoding="utf-8") == "my notes"

@@ -7,7 +7,6 @@ depend on the machine's speed.
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -496,32 +495,6 @@ def test_a_damaged_database_is_told_in_one_line(tmp_path: Path) -> None:
         ResultStore(path, create=False)
     message = str(caught.value)
     assert "the database is damaged (" in message and "\n" not in message and "***" not in message
-
-
-def _open_when_all_are_ready(path: Path, ready: Any, said: Any) -> None:
-    ready.wait()
-    try:
-        with ResultStore(path):
-            said.put("ok")
-    except SurveyDatabaseError as error:
-        said.put(str(error))
-
-
-def test_surveys_that_start_together_on_a_new_file_all_open_it(tmp_path: Path) -> None:
-    forked = multiprocessing.get_context("fork")
-    answers = []
-    for round_ in range(8):  # the race was lost about one time in ten
-        ready, said = forked.Barrier(4), forked.Queue()
-        path = tmp_path / f"new{round_}.sqlite"
-        openers = [
-            forked.Process(target=_open_when_all_are_ready, args=(path, ready, said)) for _ in range(4)
-        ]
-        for opener in openers:
-            opener.start()
-        answers += [said.get(timeout=60) for _ in openers]
-        for opener in openers:
-            opener.join()
-    assert answers == ["ok"] * 32
 
 
 def test_dask_logs_nothing_but_the_critical_while_a_survey_uses_a_cluster() -> None:

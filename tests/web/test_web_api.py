@@ -21,7 +21,7 @@ from cardtable.server import errors, solving
 from cardtable.server.app import create_app
 from cardtable.server.players import COOKIE
 from cardtable.solver import Limit, solve
-from cardtable.store import Store
+from cardtable.store import DatabaseFileError, Store
 from helpers import acey_position, fan_position
 from web.positions import ACEY_WINNING_LINE, acey_nearly_won
 
@@ -804,7 +804,9 @@ def test_a_database_that_cannot_be_written_is_a_500_that_says_why_not_try_again(
     }
 
 
-def test_a_damaged_database_is_a_500_that_says_so_not_try_again(tmp_path: Path) -> None:
+def test_a_database_damaged_under_a_running_server_is_a_500_that_says_so_not_try_again(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "damaged.sqlite"
     with (
         closing(Store(path)) as store,
@@ -813,19 +815,22 @@ def test_a_damaged_database_is_a_500_that_says_so_not_try_again(tmp_path: Path) 
     ):
         for number in range(1, 40):
             start(c, "fan", number)
-    with path.open("r+b") as file:  # pages 2 to 4 overwritten: the tables' pages
-        file.seek(4096)
-        file.write(b"\xff" * 3 * 4096)
-    with (
-        closing(Store(path)) as store,
-        ThreadPoolExecutor(1) as pool,
-        TestClient(create_app(store, executor=pool)) as c,
-    ):
+        with closing(sqlite3.connect(path)) as other:  # the latest pages, from the log into the file
+            other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        with path.open("r+b") as file:  # pages 2 to 4 overwritten: the tables' pages
+            file.seek(4096)
+            file.write(b"\xff" * 3 * 4096)
+        with closing(sqlite3.connect(path)) as other:  # a change the server sees: it reads its pages again
+            other.execute("PRAGMA user_version = 1")
         answer = c.get("/api/stats")
     assert answer.status_code == 500
     assert answer.json()["detail"] == (
         "the game database is damaged (database disk image is malformed): the server's keeper must restore it"
     )
+    with pytest.raises(
+        DatabaseFileError, match=r"^the database is damaged \("
+    ):  # and the next start is refused
+        Store(path)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import click
 
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
-from cardtable.store import GameStats, PlayRecord, Store, game_stats
+from cardtable.store import DatabaseFileError, GameStats, PlayRecord, Store, game_stats
 
 TERMINAL_PLAYER: Final = "terminal"
 """The player the terminal's games are kept under: never a browser's (those are 64 hex digits)."""
@@ -123,8 +123,11 @@ def open_store(path: Path, error: type[CardtableError]) -> Store:
         raise error(f"cannot open the database {str(path)!r}: {unusable}")
     try:
         return Store(path)
-    except (OSError, sqlite3.Error) as problem:
-        raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
+    except (OSError, sqlite3.Error, DatabaseFileError) as problem:
+        why = (
+            str(problem) if isinstance(problem, DatabaseFileError) else reason(problem)
+        )  # ours is worded already
+        raise error(f"cannot open the database {str(path)!r}: {why}") from None
 
 
 @click.command()

@@ -19,12 +19,15 @@ from typing import Any, Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.store.records import FINISHED, PlayRecord
-from cardtable.store.schema import migrate
+from cardtable.store.schema import SCHEMA
+from cardtable.store.sqlite import check_header, prepare
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
 COLUMNS: Final = ", ".join(FIELDS)
 JSON_FIELDS: Final = frozenset({"start", "moves", "redo"})
 HISTORY_LIMIT: Final = 500
+WAIT_SECONDS: Final = 5.0
+"""How long a change waits for another process writing the file (a terminal's game, another server)."""
 
 
 class ConflictError(CardtableError):
@@ -39,14 +42,16 @@ class Store:
     """The plays of every player in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path) -> None:
+        """Open the file, making its tables if it is new; :class:`DatabaseFileError` if it is not a sound one of ours."""
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        if self.path != ":memory:":
+            check_header(Path(path))
+        self._db = sqlite3.connect(
+            self.path, timeout=WAIT_SECONDS, check_same_thread=False, isolation_level=None
+        )
         self._lock = threading.Lock()
         try:
-            self._db.execute("PRAGMA busy_timeout = 5000")
-            migrate(self._db)  # first: a database that is not ours is refused before anything changes in it
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute("PRAGMA synchronous = FULL")
+            prepare(self._db, SCHEMA, create=True, synchronous="FULL")
         except BaseException:
             self._db.close()
             raise

@@ -1,13 +1,15 @@
-"""The SQLite schema, versioned with ``PRAGMA user_version``."""
+"""The tables of the played games' database, marked and versioned as :mod:`cardtable.store.sqlite` keeps every cardtable file."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Final
 
+from cardtable.store.sqlite import Schema
+
+APPLICATION_ID: Final = 0x4354474D  # "CTGM": marks the file as cardtable's played games
 VERSION: Final = 1
 
-SCHEMA: Final = """
+PLAYS: Final = """
 CREATE TABLE IF NOT EXISTS plays (
     id        TEXT PRIMARY KEY,          -- random public id, unguessable
     player    TEXT NOT NULL,             -- sha256 of the player's cookie token
@@ -24,26 +26,11 @@ CREATE TABLE IF NOT EXISTS plays (
     updated   REAL NOT NULL,
     finished  REAL,
     version   INTEGER NOT NULL DEFAULT 0 -- bumped by every change: stale writes fail
-);
-CREATE INDEX IF NOT EXISTS plays_by_player ON plays (player, updated);
+)
 """
+BY_PLAYER: Final = "CREATE INDEX IF NOT EXISTS plays_by_player ON plays (player, updated)"
 
-
-def migrate(connection: sqlite3.Connection) -> None:
-    """Create the tables of an empty database; refuse one written by a newer cardtable, or not for games at all.
-
-    A database that holds other tables but no ``plays`` (a survey's, or any
-    other program's) is refused untouched rather than given tables of ours.
-    """
-    (found,) = connection.execute("PRAGMA user_version").fetchone()
-    tables = sorted(
-        name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    )
-    if "plays" not in tables and (found or tables):
-        raise sqlite3.DatabaseError(
-            f"it is not a database of played games: it has no plays table (its tables: {', '.join(tables) or 'none'})"
-        )
-    if found > VERSION:
-        raise sqlite3.DatabaseError(f"the database has schema {found}; this cardtable reads up to {VERSION}")
-    if found < VERSION:
-        connection.executescript(SCHEMA + f"PRAGMA user_version = {VERSION};")
+SCHEMA: Final = Schema(
+    "a database of played games", APPLICATION_ID, VERSION, (PLAYS, BY_PLAYER), unmarked="plays"
+)
+"""Files made before cardtable marked them have the ``plays`` table and no mark: they are ours, and marked when next opened."""

@@ -16,7 +16,8 @@ Why these choices:
   and a report) share one file; in each survey the parent process is the only
   writer, its workers only return results.
 * A file that is not a survey database (not SQLite, corrupt, another program's
-  tables, a newer schema) is refused before anything is written to it.
+  tables, a newer schema) is refused before anything is written to it, by the
+  checks every cardtable database meets (:mod:`cardtable.store.sqlite`).
 * Each won deal keeps its winning line, so that the survey's wins can be
   written out as solutions and checked by anyone (:meth:`ResultStore.lines`).
   Compressed, a line takes a few hundred bytes (Acey and Kingsley's 210 moves
@@ -28,9 +29,8 @@ Why these choices:
 from __future__ import annotations
 
 import sqlite3
-import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,18 +41,17 @@ import cardtable
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.solver import Limit
+from cardtable.store.sqlite import BUSY_SECONDS, DatabaseFileError, Schema, check_header, prepare
 from cardtable.survey.task import Outcome
 
 APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
 SCHEMA_VERSION: Final = 2
 LINES_SINCE: Final = 2
 """The first schema that keeps winning lines."""
-BUSY_SECONDS: Final = 30.0
 LINES_AT_ONCE: Final = 1000
 """Winning lines read in one batch (:meth:`ResultStore.lines`)."""
-SQLITE_HEADER: Final = b"SQLite format 3\x00"
 
-SCHEMA: Final = """
+RESULTS: Final = """
 CREATE TABLE IF NOT EXISTS results (
     game TEXT NOT NULL,                -- canonical id, options included
     rules_version INTEGER NOT NULL,    -- the game's spec.rules_version
@@ -72,6 +71,9 @@ CREATE TABLE IF NOT EXISTS results (
 """
 LINES_ADDED: Final = "ALTER TABLE results ADD COLUMN line BLOB"
 """Schema 1 to 2: the one change, made when a survey opens a database of schema 1."""
+SCHEMA: Final = Schema(
+    "a cardtable survey database", APPLICATION_ID, SCHEMA_VERSION, (RESULTS,), upgrades={1: (LINES_ADDED,)}
+)
 
 UPSERT: Final = """
 INSERT INTO results (game, rules_version, deal, verdict, seconds, states, length,
@@ -161,7 +163,7 @@ class ResultStore:
         """Connect to the file (``name`` an SQLite URI if ``uri``) and check, or make, the survey in it."""
         self._db = sqlite3.connect(name, uri=uri, timeout=BUSY_SECONDS, isolation_level=None)
         try:
-            self._prepare(create)
+            self._schema = prepare(self._db, SCHEMA, create=create, synchronous="NORMAL")
         except BaseException:
             self._db.close()
             raise
@@ -319,90 +321,10 @@ class ResultStore:
         """Turn SQLite's and the file system's errors into one line naming the file."""
         try:
             yield
-        except sqlite3.Error as error:
+        except (sqlite3.Error, DatabaseFileError) as error:
             raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}") from None
         except OSError as error:
             raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {reason(error)}") from None
-
-    def _prepare(self, create: bool) -> None:
-        """Check the file is a sound survey database, or make an empty one into one."""
-        db = self._db
-        (check,) = db.execute("PRAGMA quick_check").fetchone()
-        if check != "ok":  # SQLite lists every problem, a line each, under a heading: the first says enough
-            first = next((line for line in check.splitlines() if not line.startswith("***")), check)
-            raise SurveyDatabaseError(
-                f"cannot use {str(self.path)!r}: the database is damaged ({first.strip()})"
-            )
-        db.execute("BEGIN")  # one snapshot: another survey may be making this new file's tables
-        try:
-            (application,) = db.execute("PRAGMA application_id").fetchone()
-            (schema,) = db.execute("PRAGMA user_version").fetchone()
-            (tables,) = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-        finally:
-            db.execute("COMMIT")
-        if application == APPLICATION_ID and schema > SCHEMA_VERSION:
-            raise SurveyDatabaseError(
-                f"{str(self.path)!r} was written by a newer cardtable (schema {schema})"
-            )
-        if application != APPLICATION_ID and (tables or not create):
-            raise SurveyDatabaseError(f"{str(self.path)!r} is not a cardtable survey database")
-        if create:
-            _patiently(lambda: db.execute("PRAGMA journal_mode = WAL"))
-            db.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash of the process loses nothing committed
-        if create and tables:  # a file that reads but cannot be written is refused before a deal is solved
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.execute(f"PRAGMA user_version = {schema}")  # a write that changes nothing
-            finally:
-                db.execute("ROLLBACK")
-        if create and not tables:
-            self._create()
-        elif create and schema < SCHEMA_VERSION:
-            self._migrate()
-        self._schema = SCHEMA_VERSION if create else schema
-
-    def _create(self) -> None:
-        self._change(SCHEMA, f"PRAGMA application_id = {APPLICATION_ID}")
-
-    def _migrate(self) -> None:
-        """Bring a database of schema 1 to this one: a column for the winning lines."""
-        self._change(LINES_ADDED)
-
-    def _change(self, *statements: str) -> None:
-        """Run these statements and stamp the schema version, all or nothing, unless another survey just did.
-
-        Two surveys may open one new or old file at once; the second waits for
-        the first's transaction, then finds the work done.
-        """
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            (schema,) = db.execute("PRAGMA user_version").fetchone()
-            if schema < SCHEMA_VERSION:
-                for statement in statements:
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
-
-def _patiently(run: Callable[[], object]) -> None:
-    """Run ``run`` until SQLite stops saying the database is locked, for up to :data:`BUSY_SECONDS`.
-
-    Switching to WAL takes the file to itself, and SQLite reports a survey
-    starting beside it at once instead of waiting as it does for a write.
-    """
-    deadline = time.monotonic() + BUSY_SECONDS
-    while True:
-        try:
-            run()
-            return
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
 
 
 def remove_if_empty(path: Path) -> None:
@@ -429,10 +351,7 @@ def _check_file(path: Path, create: bool) -> None:
         return
     if create and (problem := write_problem(path)) is not None:
         raise SurveyDatabaseError(f"cannot store results in {str(path)!r}: {problem}")
-    with path.open("rb") as file:
-        header = file.read(len(SQLITE_HEADER))
-    if header and header != SQLITE_HEADER:
-        raise SurveyDatabaseError(f"{str(path)!r} is not an SQLite database")
+    check_header(path)
 
 
 def _bounds(deals: range | None) -> tuple[int, int]:
