@@ -6,6 +6,7 @@ The survey's database meets the same checks; test_survey.py refuses its bad file
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -61,11 +62,11 @@ def test_each_kind_of_cardtable_database_refuses_the_other(tmp_path: Path) -> No
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     before = games.read_bytes(), survey.read_bytes()
     with pytest.raises(
-        SurveyDatabaseError, match=r"it is not a cardtable survey database \(its tables: plays\)"
+        SurveyDatabaseError, match="it is a database of played games, not a cardtable survey database"
     ):
         ResultStore(games)
     with pytest.raises(
-        DatabaseFileError, match=r"it is not a database of played games \(its tables: results\)"
+        DatabaseFileError, match="it is a cardtable survey database, not a database of played games"
     ):
         Store(survey)
     assert (games.read_bytes(), survey.read_bytes()) == before
@@ -88,6 +89,66 @@ def test_a_file_that_is_no_database_is_refused_and_left_as_it_was(
         Store(path)
     assert path.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+def sql(path: Path, *statements: str) -> None:
+    with closing(sqlite3.connect(path)) as db:
+        for statement in statements:
+            db.execute(statement)
+        db.commit()
+
+
+def test_a_file_whose_making_was_cut_short_is_made_whole(tmp_path: Path) -> None:
+    """The table made, the version not yet written: what a process stopped in the middle left."""
+    path = tmp_path / "cut.sqlite"
+    sql(path, PLAYS)
+    with closing(Store(path)) as store:
+        store.start(a_play())
+    assert marks(path) == (APPLICATION_ID, VERSION)
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        ("PRAGMA user_version = 7",),
+        ("PRAGMA application_id = 1196444487",),  # another program's mark (GeoPackage's)
+        ("CREATE VIEW v AS SELECT 1",),
+        ("CREATE TABLE plays (song TEXT)", "PRAGMA user_version = 1"),  # a table of that name, not ours
+        (PLAYS, "PRAGMA user_version = -3"),
+    ],
+    ids=["versioned", "marked", "a-view", "another-plays", "negative"],
+)
+@pytest.mark.parametrize("open_", ["games", "survey"])
+def test_another_programs_file_is_refused_untouched_even_without_tables(
+    tmp_path: Path, made: tuple[str, ...], open_: str
+) -> None:
+    path = tmp_path / "other.sqlite"
+    sql(path, *made)
+    before = path.read_bytes()
+    with pytest.raises(CardtableError, match=r"is not|not one cardtable writes"):
+        (Store if open_ == "games" else ResultStore)(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+
+
+def test_a_file_another_process_is_writing_opens_without_waiting_for_it(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    Store(path).close()
+    with closing(sqlite3.connect(path, isolation_level=None)) as writer:
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute(
+            "INSERT INTO plays (id, player, game, start, created, updated) VALUES ('w', 'me', 'fan', '{}', 1, 1)"
+        )
+        with closing(Store(path)) as store:  # it used to wait for the lock, then fail: database is locked
+            assert store.get("me", "w") is None
+        writer.execute("COMMIT")
+
+
+def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "pipe.sqlite"
+    os.mkfifo(path)
+    with pytest.raises(DatabaseFileError, match="it is not a regular file"):
+        Store(path)
 
 
 def open_games(path: Path) -> None:

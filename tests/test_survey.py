@@ -225,7 +225,7 @@ def test_reading_needs_an_existing_survey(tmp_path: Path) -> None:
     assert not (tmp_path / "missing.sqlite").exists()
     empty = tmp_path / "empty.sqlite"
     empty.touch()
-    with pytest.raises(SurveyDatabaseError, match="not a cardtable survey"):
+    with pytest.raises(SurveyDatabaseError, match="it is empty: not yet a cardtable survey database"):
         ResultStore(empty, create=False)
     with ResultStore(empty) as made:  # surveying may start in an empty file
         made.add("fan", outcome(1), SMALL)

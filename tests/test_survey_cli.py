@@ -6,6 +6,7 @@ depend on the machine's speed; fan deals with a small budget keep it quick.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gc
 import gzip
@@ -30,6 +31,7 @@ from cardtable.cli.main import main
 from cardtable.core.deals import parse_deal_list
 from cardtable.core.errors import InvalidDealError
 from cardtable.solver.search import DEFAULT_TABLE_CAP
+from cardtable.store import Store
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
@@ -331,10 +333,24 @@ def test_an_empty_db_name_or_a_folder_is_refused_in_our_words(command: str) -> N
     assert_fails(run(command, *args, "--db", "/"), "invalid value for '--db': file '/' is a directory")
 
 
-def test_a_database_in_memory_is_refused_for_it_would_keep_nothing() -> None:
-    result = run("survey", "fan", "--deals", "1-3", "--db", ":memory:")
-    assert result.exit_code == 2
-    assert result.stderr == "cardtable: --db ':memory:' would keep nothing: name a file\n"
+@pytest.mark.parametrize("command", ["survey", "report", "stats", "serve"])
+def test_a_database_in_memory_is_refused_for_it_would_keep_nothing(command: str) -> None:
+    args = ("fan", "--deals", "1-3") if command in ("survey", "report") else ()
+    assert_fails(
+        run(command, *args, "--db", ":memory:"),
+        "invalid value for '--db': ':memory:' would keep nothing: name a file (./:memory: for one of that name)",
+    )
+
+
+def test_a_database_named_like_an_sqlite_uri_is_a_file_of_that_name(tmp_path: Path) -> None:
+    with contextlib.chdir(tmp_path):
+        made = run(
+            "survey", "fan", "--deals", "1-2", "--max-states", "50", "--db", "file:x.sqlite?mode=memory"
+        )
+        assert made.exit_code == 0, made.stderr
+        assert (tmp_path / "file:x.sqlite?mode=memory").is_file()
+        Store(tmp_path / ":memory:").close()  # a Path is a file, whatever its name
+        assert run("stats", "--db", "./:memory:").stdout.startswith("No game finished")
 
 
 def test_a_database_under_home_written_with_a_tilde_goes_there(

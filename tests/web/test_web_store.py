@@ -12,7 +12,7 @@ from cardtable.core.notation import parse_move
 from cardtable.server.play import Play
 from cardtable.server.plays import Plays
 from cardtable.store import ConflictError, DatabaseFileError, PlayRecord, Store, game_stats
-from cardtable.store.schema import VERSION
+from cardtable.store.schema import PLAYS, VERSION
 
 
 def record(
@@ -102,7 +102,7 @@ def test_games_from_positions_of_ones_own_are_counted_apart_from_the_deals() -> 
 def test_a_newer_schema_is_not_touched(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite"
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE plays (id TEXT)")
+        db.execute(PLAYS)
         db.execute(f"PRAGMA user_version = {VERSION + 1}")
     with pytest.raises(
         DatabaseFileError, match=r"written by a newer cardtable \(schema 2; this one reads up to 1\)"

@@ -53,9 +53,16 @@ def db_option(what: str) -> Callable[[F], F]:
 
 
 def _named_file(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
-    """The path ``--db`` names; an empty one (``--db ""``, an unset variable) names no file at all."""
+    """The path ``--db`` names; an empty one (``--db ""``, an unset variable) names no file at all.
+
+    SQLite's name for a database in memory names none either: what it held would be gone at the end.
+    """
     if value is not None and not value.strip():
         raise click.BadParameter(f"{value!r} names no file", ctx, param)
+    if value == ":memory:":
+        raise click.BadParameter(
+            "':memory:' would keep nothing: name a file (./:memory: for one of that name)", ctx, param
+        )
     return None if value is None else Path(value)
 
 

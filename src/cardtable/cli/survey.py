@@ -56,7 +56,6 @@ from cardtable.survey.store import (
     ROW_COLUMNS,
     ResultStore,
     SettingsUsed,
-    SurveyDatabaseError,
     default_path,
     remove_if_empty,
 )
@@ -68,11 +67,7 @@ STDOUT: Final = "-"
 
 def _store_path(db: Path | None) -> Path:
     """The results database a ``--db`` option names (``~`` expanded), or the default one."""
-    if db is None:
-        return default_path()
-    if str(db) == ":memory:":  # SQLite's name for a database that is gone when the survey ends
-        raise SurveyDatabaseError("--db ':memory:' would keep nothing: name a file")
-    return db.expanduser()
+    return default_path() if db is None else db.expanduser()
 
 
 # -- survey ------------------------------------------------------------------------

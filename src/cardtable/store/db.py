@@ -20,7 +20,7 @@ from typing import Any, Final
 from cardtable.core.errors import CardtableError
 from cardtable.store.records import FINISHED, PlayRecord
 from cardtable.store.schema import SCHEMA
-from cardtable.store.sqlite import check_header, prepare
+from cardtable.store.sqlite import check_header, file_name, prepare
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
 COLUMNS: Final = ", ".join(FIELDS)
@@ -42,13 +42,15 @@ class Store:
     """The plays of every player in one SQLite file (or ``":memory:"``)."""
 
     def __init__(self, path: str | Path) -> None:
-        """Open the file, making its tables if it is new; :class:`DatabaseFileError` if it is not a sound one of ours."""
+        """Open the file, making its tables if it is new; :class:`DatabaseFileError` if it is not a sound one of ours.
+
+        The string ``":memory:"`` keeps the games in memory (for tests); a :class:`Path` is always a file.
+        """
         self.path = str(path)
-        if self.path != ":memory:":
+        name = path if path == ":memory:" else file_name(Path(path))
+        if name != ":memory:":
             check_header(Path(path))
-        self._db = sqlite3.connect(
-            self.path, timeout=WAIT_SECONDS, check_same_thread=False, isolation_level=None
-        )
+        self._db = sqlite3.connect(name, timeout=WAIT_SECONDS, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
         try:
             prepare(self._db, SCHEMA, create=True, synchronous="FULL")

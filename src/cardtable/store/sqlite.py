@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -24,6 +25,10 @@ from cardtable.core.errors import CardtableError
 SQLITE_HEADER: Final = b"SQLite format 3\x00"
 BUSY_SECONDS: Final = 30.0
 """How long opening waits for another process that holds the file to itself."""
+GAMES: Final = 0x4354474D  # "CTGM"
+SURVEY: Final = 0x43545356  # "CTSV"
+KINDS: Final = {GAMES: "a database of played games", SURVEY: "a cardtable survey database"}
+"""Each kind of cardtable database by its mark, so that a refusal can say which kind a file is."""
 
 
 class DatabaseFileError(CardtableError):
@@ -34,22 +39,51 @@ class DatabaseFileError(CardtableError):
 class Schema:
     """One kind of cardtable database: its mark, its version, and how its tables are made and brought up to date."""
 
-    what: str
-    """The kind in words, for refusals: ``a cardtable survey database``."""
     application_id: int
+    """One of :data:`KINDS`."""
     version: int
     tables: tuple[str, ...]
-    """The statements that make the tables of an empty file."""
+    """The statements that make the tables of an empty file, or of one stopped in the making (version 0): each ``IF NOT EXISTS``."""
     upgrades: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    """Schema version -> the statements that bring a file of it to the next."""
+    """Schema version -> the statements that bring a file of it to the next, for each from 1 on."""
     unmarked: str | None = None
-    """A table that makes a file without the mark ours: files written before cardtable marked them."""
+    """A table that makes a file without the mark ours, if its columns are ours: files written before cardtable marked them."""
+
+    def __post_init__(self) -> None:
+        assert self.application_id in KINDS and set(self.upgrades) == set(range(1, self.version))
+
+    @property
+    def what(self) -> str:
+        """The kind in words, for refusals: ``a cardtable survey database``."""
+        return KINDS[self.application_id]
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What a file holds, read before anything is written to it."""
+
+    application: int
+    version: int
+    tables: list[str]
+    """Its tables and views, by name."""
+
+    @property
+    def blank(self) -> bool:
+        """Nothing in it, and no mark or version of any program: a file to make into one of ours."""
+        return not self.tables and self.application == 0 and self.version == 0
+
+
+def file_name(path: Path) -> str:
+    """The name to give SQLite for ``path``: absolute, so that SQLite never reads it as a URI (``file:x``) or as memory (``:memory:``)."""
+    return str(path.absolute())
 
 
 def check_header(path: Path) -> None:
     """Refuse a file that is not SQLite before SQLite opens it; an empty or missing file passes."""
     if not path.exists():
         return
+    if not path.is_file():  # a pipe would keep the read waiting; a device is no database
+        raise DatabaseFileError("it is not a regular file")
     with path.open("rb") as file:
         header = file.read(len(SQLITE_HEADER))
     if header and header != SQLITE_HEADER:
@@ -65,27 +99,73 @@ def prepare(db: sqlite3.Connection, schema: Schema, *, create: bool, synchronous
     ``synchronous`` (``FULL`` or ``NORMAL``).
     """
     _check_sound(db)
-    application, found, tables = _look(db)
-    ours = application == schema.application_id or (application == 0 and schema.unmarked in tables)
-    if ours and found > schema.version:
+    found = _look(db)
+    if not _ours(db, found, schema):
+        if not (create and found.blank):
+            raise DatabaseFileError(_not_ours(found, schema))
+    elif found.version > schema.version:
         raise DatabaseFileError(
-            f"it was written by a newer cardtable (schema {found}; this one reads up to {schema.version})"
+            f"it was written by a newer cardtable (schema {found.version}; this one reads up to {schema.version})"
         )
-    if not ours and (tables or not create):
-        raise DatabaseFileError(f"it is not {schema.what} (its tables: {', '.join(tables) or 'none'})")
+    elif found.version < 0:
+        raise DatabaseFileError(f"its schema version, {found.version}, is not one cardtable writes")
     if not create:
-        return found
+        return found.version
     _patiently(lambda: db.execute("PRAGMA journal_mode = WAL"))
     db.execute(f"PRAGMA synchronous = {synchronous}")
-    if tables:  # a file that reads but cannot be written is refused before it is used
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(f"PRAGMA user_version = {found}")  # a write that changes nothing
-        finally:
-            db.execute("ROLLBACK")
-    if not tables or found < schema.version or application != schema.application_id:
+    if found.tables:
+        _check_writable(db)
+    if found.version < schema.version or found.application != schema.application_id:
         _bring_up_to_date(db, schema)
     return schema.version
+
+
+def _ours(db: sqlite3.Connection, found: _Found, schema: Schema) -> bool:
+    """Whether the file is of ``schema``'s kind: marked so, or unmarked with the table that made it ours, column for column."""
+    if found.application == schema.application_id:
+        return True
+    if found.application != 0 or schema.unmarked is None or schema.unmarked not in found.tables:
+        return False
+    with closing(sqlite3.connect(":memory:")) as made:
+        for statement in schema.tables:
+            made.execute(statement)
+        return _columns(made, schema.unmarked) == _columns(db, schema.unmarked)
+
+
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+
+
+def _not_ours(found: _Found, schema: Schema) -> str:
+    """Why a file is refused as not of ``schema``'s kind, in a few words."""
+    if found.application in KINDS:
+        return f"it is {KINDS[found.application]}, not {schema.what}"
+    if found.blank:
+        return f"it is empty: not yet {schema.what}"
+    return f"it is not {schema.what} (its tables: {', '.join(found.tables) or 'none'})"
+
+
+def _check_writable(db: sqlite3.Connection) -> None:
+    """Refuse a file that reads but cannot be written (a read-only mount), before it is used.
+
+    A write that changes nothing, taken back. Another process writing the
+    file meanwhile shows that it takes writes: the check does not wait for it.
+    """
+    (wait,) = db.execute("PRAGMA busy_timeout").fetchone()
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error) and "busy" not in str(error):
+            raise
+        return
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {wait}")
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        db.execute(f"PRAGMA user_version = {version}")
+    finally:
+        db.execute("ROLLBACK")
 
 
 def _check_sound(db: sqlite3.Connection) -> None:
@@ -100,8 +180,8 @@ def _check_sound(db: sqlite3.Connection) -> None:
         raise DatabaseFileError(f"the database is damaged ({first.strip()})")
 
 
-def _look(db: sqlite3.Connection) -> tuple[int, int, list[str]]:
-    """The file's mark, schema version and tables, read in one snapshot."""
+def _look(db: sqlite3.Connection) -> _Found:
+    """What the file holds, read in one snapshot."""
     db.execute("BEGIN")
     try:
         return _look_within(db)
@@ -110,17 +190,21 @@ def _look(db: sqlite3.Connection) -> tuple[int, int, list[str]]:
 
 
 def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
-    """Make the tables, or run the upgrades, and mark the file, all or nothing, unless another process just did."""
+    """Make the tables, or run the upgrades, and mark the file, all or nothing, unless another process just did.
+
+    A file of version 0 gets the tables made (each ``IF NOT EXISTS``): it is
+    new, or its making was cut short before its version was written.
+    """
     db.execute("BEGIN IMMEDIATE")
     try:
-        application, found, tables = _look_within(db)
-        if not tables:
-            statements = schema.tables
-        else:
-            statements = tuple(
-                s for version in range(found, schema.version) for s in schema.upgrades[version]
-            )
-        if statements or application != schema.application_id or found != schema.version:
+        found = _look_within(db)
+        if found.version < schema.version or found.application != schema.application_id:
+            if found.version == 0:
+                statements = schema.tables
+            else:
+                statements = tuple(
+                    s for version in range(found.version, schema.version) for s in schema.upgrades[version]
+                )
             for statement in statements:
                 db.execute(statement)
             db.execute(f"PRAGMA application_id = {schema.application_id}")
@@ -131,14 +215,15 @@ def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
     db.execute("COMMIT")
 
 
-def _look_within(db: sqlite3.Connection) -> tuple[int, int, list[str]]:
+def _look_within(db: sqlite3.Connection) -> _Found:
     """:func:`_look` inside a transaction already begun."""
     (application,) = db.execute("PRAGMA application_id").fetchone()
-    (found,) = db.execute("PRAGMA user_version").fetchone()
+    (version,) = db.execute("PRAGMA user_version").fetchone()
     tables = [
-        name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1")
+        name
+        for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY 1")
     ]
-    return application, found, tables
+    return _Found(application, version, tables)
 
 
 def _patiently(run: Callable[[], object]) -> None:

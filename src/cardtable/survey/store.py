@@ -41,10 +41,18 @@ import cardtable
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.solver import Limit
-from cardtable.store.sqlite import BUSY_SECONDS, DatabaseFileError, Schema, check_header, prepare
+from cardtable.store.sqlite import (
+    BUSY_SECONDS,
+    SURVEY,
+    DatabaseFileError,
+    Schema,
+    check_header,
+    file_name,
+    prepare,
+)
 from cardtable.survey.task import Outcome
 
-APPLICATION_ID: Final = 0x43545356  # "CTSV": marks the file as a cardtable survey
+APPLICATION_ID: Final = SURVEY  # "CTSV": marks the file as a cardtable survey
 SCHEMA_VERSION: Final = 2
 LINES_SINCE: Final = 2
 """The first schema that keeps winning lines."""
@@ -71,9 +79,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 LINES_ADDED: Final = "ALTER TABLE results ADD COLUMN line BLOB"
 """Schema 1 to 2: the one change, made when a survey opens a database of schema 1."""
-SCHEMA: Final = Schema(
-    "a cardtable survey database", APPLICATION_ID, SCHEMA_VERSION, (RESULTS,), upgrades={1: (LINES_ADDED,)}
-)
+SCHEMA: Final = Schema(SURVEY, SCHEMA_VERSION, (RESULTS,), upgrades={1: (LINES_ADDED,)})
 
 UPSERT: Final = """
 INSERT INTO results (game, rules_version, deal, verdict, seconds, states, length,
@@ -150,7 +156,7 @@ class ResultStore:
         with self._guard():
             _check_file(self.path, create)
             try:
-                self._open(str(self.path), create)
+                self._open(file_name(self.path), create)
             except sqlite3.OperationalError as error:
                 if create or "unable to open" not in str(error) or Path(f"{self.path}-wal").exists():
                     raise
