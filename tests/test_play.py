@@ -154,12 +154,24 @@ def test_the_move_redo_would_play_keeps_the_rest_of_the_line_as_in_the_browser()
     assert game.handle("redo").message == "again: t1 t6: 5♠"
 
 
-def test_enter_deals_a_new_move_that_clears_the_redo_line() -> None:
+def test_enter_does_not_drop_moves_to_redo_and_d_does() -> None:
     game = session("acey-and-kingsley", 5)
     game.handle("t1 f4")
     game.handle("undo")
-    assert game.handle("").message.startswith("d: ")
+    refused = game.handle("")  # a slip of the key must not cost the redo line, which undo cannot bring back
+    assert refused.message == "Enter alone would deal and drop the 1 move to redo: type d to deal, or redo"
+    assert not refused.redraw and game.moves == 0
+    assert game.handle("d").message.startswith("d: ")
     assert game.handle("redo").message == "nothing to redo"  # t1 f4 after the deal: not the line taken back
+
+
+def test_enter_deals_when_the_next_move_to_redo_is_that_deal_and_keeps_the_rest() -> None:
+    game = session("acey-and-kingsley", 5)
+    for line in ("d", "d"):
+        game.handle(line)
+    game.handle("undo 2")
+    assert game.handle("").message.startswith("d: ")
+    assert game.handle("redo").message.startswith("again: d: ")
 
 
 def test_restart_takes_everything_back_and_redo_replays_it() -> None:
@@ -660,7 +672,6 @@ def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: p
         ('{"game": "fan", "deal": {"game": "fan", "deal": 1}, "moves": []}', "its deal: "),
         ("NOT A LIST", "'moves' must be a list of moves"),
         ("MOVES", "move 1 ("),
-        ("UNDONE", "of the moves to redo, move 1 ("),
     ],
 )
 def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: str, problem: str) -> None:
@@ -670,8 +681,6 @@ def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: s
         text = json.dumps({"game": "fan", "deal": start, "moves": 3})
     elif text == "MOVES":
         text = json.dumps({"game": "fan", "deal": start, "moves": [bad_move]})
-    elif text == "UNDONE":
-        text = json.dumps({"game": "fan", "deal": start, "moves": [], "undone": [bad_move]})
     path = tmp_path / "bad.json"
     path.write_text(text, encoding="utf-8")
     result = play(str(path), lines=["q"])
@@ -679,6 +688,29 @@ def test_a_bad_save_file_is_one_line_and_stays_as_it_was(tmp_path: Path, text: s
     assert result.exit_code == 2 and problem in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_save_whose_moves_to_redo_no_longer_fit_opens_without_them_and_says_so(tmp_path: Path) -> None:
+    """What an earlier cardtable could write: a deal made with Enter after an undo left the card move to redo."""
+    start = json.loads(CliRunner().invoke(main, ["deal", "fan", "1", "--json"]).output)
+    fits = {"from": "fan/10", "to": "foundation/0", "card": "AS"}
+    stale = {"from": "fan/0", "to": "foundation/0", "card": "4D"}
+    text = json.dumps({"game": "fan", "deal": start, "moves": [], "undone": [fits, stale, fits]})
+    path = tmp_path / "old.json"
+    path.write_text(text, encoding="utf-8")
+    result = play(str(path), lines=["redo", "redo", "q"])
+    assert result.exit_code == 0
+    assert "Of the moves to redo, move 2 (" in result.output
+    assert "the 2 moves to redo from there on are left out." in result.output
+    assert "again: t10 f0: A♠" in result.output and "nothing to redo" in result.output
+    assert path.read_text(encoding="utf-8") == text
+    assert CliRunner().invoke(main, ["hint", str(path)]).exit_code == 0  # the position needs no moves to redo
+    solution = tmp_path / "solution.json"  # a solution's line is a claim: refused, not cut short
+    solution.write_text(
+        json.dumps({"deal": start, "result": "won", "moves": [fits, stale]}), encoding="utf-8"
+    )
+    refused = play(str(solution), lines=["q"])
+    assert refused.exit_code == 2 and "of the moves to redo, move 2 (" in refused.output
 
 
 def test_play_still_says_an_unknown_game_is_unknown() -> None:
@@ -824,3 +856,23 @@ def test_a_terminal_gone_in_the_middle_of_a_line_still_keeps_the_game(tmp_path: 
     finally:
         game.scorebook.close()
     assert (record.status, len(record.moves)) == ("abandoned", 1)
+
+
+def test_a_redeal_written_without_its_fans_is_not_told_as_unsaved_when_stepped_through_and_back() -> None:
+    """formats.md lets a file leave a redeal's fans out; the same redeal deals the same fans."""
+    from cardtable.formats import Solution, saved_game_from_dict
+    from cardtable.solver import Limit, solve
+
+    start = deal(load_game("alexander-the-great-lucie"), 3)
+    result = solve(start, Limit(seconds=60))
+    solution = Solution(start, result.status, result.moves).to_dict()
+    for move in solution["moves"]:
+        if "redeal" in move:
+            move["redeal"] = None
+    saved = saved_game_from_dict(solution)
+    game = Session.resume(type(saved)(saved.deal, [], saved.moves), "lucie-3.json", save_there=False)
+    through = next(i for i, move in enumerate(result.moves, 1) if move.kind == "redeal")
+    for _ in range(through):
+        game.handle("redo")
+    game.handle(f"undo {through}")
+    assert not game.unsaved and game.outcome() is None

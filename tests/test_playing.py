@@ -136,3 +136,51 @@ def test_a_game_given_made_moves_replays_them_and_starts_with_no_news() -> None:
     assert game.moves == 1 and game.last == [] and game.refills == []
     with pytest.raises(IllegalMoveError):
         GameInPlay(deal(load_game("fan"), 1), made=[(Move.redeal(), False)])
+
+
+def fan_deal_with_a_move_that_frees_a_card_home() -> tuple[GameInPlay, Move]:
+    """The first Fan deal with nothing to send home, and a move after which something can go."""
+    from cardtable.solver.prune import safe_home_move
+
+    for number in range(1, 200):
+        game = GameInPlay(deal(load_game("fan"), number))
+        if safe_home_move(game.state) is not None:
+            continue
+        for move in sorted_moves(game.state):
+            game.state.push(move)
+            frees = safe_home_move(game.state) is not None
+            game.state.pop()
+            if frees:
+                return game, move
+    raise AssertionError("no such deal in 1-199")
+
+
+def test_the_move_made_again_by_hand_leaves_its_autoplay_to_a_redo_of_its_own() -> None:
+    game, move = fan_deal_with_a_move_that_frees_a_card_home()
+    game.play(move, autoplay=True)
+    sent = game.moves - 1
+    game.undo()
+    game.play(move)  # the same move, autoplay off: two actions from here on
+    assert [auto for _, auto in game.redo][:1] == [False]
+    game.redo_group()
+    assert game.undo_steps()[:2] == [sent, 1]  # the redo is one undo, the move another
+
+
+def test_moves_made_before_an_error_in_an_action_still_clear_a_redo_line_they_left() -> None:
+    game = fan_1()
+    first, second = sorted_moves(game.state)[:2]
+    game.play(first)
+    game.undo()
+    with pytest.raises(IllegalMoveError), game.action():
+        game.push(second)
+        game.push(Move.redeal())  # Fan has no redeal
+    assert game.redo == [] and game.moves == 1
+
+
+@pytest.mark.parametrize("times", [0, -1])
+def test_undo_refuses_a_count_below_one(times: int) -> None:
+    game = fan_1()
+    game.play(sorted_moves(game.state)[0])
+    with pytest.raises(ValueError, match="give 1 or more"):
+        game.undo(times)
+    assert game.moves == 1

@@ -548,18 +548,26 @@ class SavedGame:
         }
 
     def replayed(self) -> State:
-        """The position reached, its moves on its stack; InvalidSaveError if a move (or one to redo) is illegal.
+        """The position reached, its moves on its stack; InvalidSaveError if a move played is illegal.
 
-        Both lists are replayed as solutions are (:func:`replay`), but with no
-        verdict to meet: a saved game may end in a win.
+        The moves are replayed as solutions are (:func:`replay`), but with no
+        verdict to meet: a saved game may end in a win. The moves to redo do
+        not make the position: see :meth:`redo_line`.
         """
         played = _replay_moves(self.deal, self.moves)
         if played.problem is not None:
             raise InvalidSaveError(played.problem)
-        redone = _replay_moves(played.final, self.undone)
-        if redone.problem is not None:
-            raise InvalidSaveError(f"of the moves to redo, {redone.problem}")
         return played.final
+
+    def redo_line(self, position: State) -> tuple[list[Move], str | None]:
+        """The moves to redo that replay from ``position`` (where :meth:`replayed` ends), and why the next does not, if one does not.
+
+        A save by an earlier cardtable could hold moves to redo that no longer
+        fit its position: a deal made with Enter after an undo did not drop them.
+        """
+        redone = _replay_moves(position, self.undone)
+        problem = None if redone.problem is None else f"of the moves to redo, {redone.problem}"
+        return self.undone[: redone.legal_moves], problem
 
 
 def read_saved_game(text: str) -> SavedGame:

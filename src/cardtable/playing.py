@@ -62,10 +62,18 @@ class GameInPlay:
         then without them; otherwise it is cleared.
         """
         self.last, self.refills = [], []
-        yield
-        made = self.last
+        try:
+            yield
+        finally:  # moves made before an error, or an interrupt, are made all the same
+            self._follow_redo_line(self.last)
+
+    def _follow_redo_line(self, made: list[Move]) -> None:
+        if not made:
+            return
         if len(made) <= len(self.redo) and all(map(_same, made, (move for move, _ in self.redo))):
             del self.redo[: len(made)]
+            if self.redo:  # what is left is redone as a move of its own, not as part of these
+                self.redo[0] = (self.redo[0][0], False)
         else:
             self.redo.clear()
 
@@ -97,6 +105,8 @@ class GameInPlay:
 
     def undo(self, times: int = 1) -> list[Entry]:
         """Take back the latest ``times`` groups onto the redo line; what was taken back, in the order it was made."""
+        if times < 1:
+            raise ValueError(f"cannot undo {times} times: give 1 or more")
         if not self.auto:
             raise NothingToDoError("nothing to undo: this is the start of the deal")
         steps = self.undo_steps()

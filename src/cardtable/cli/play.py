@@ -105,6 +105,8 @@ class Session:
         self.scorebook: Scorebook | None = None
         self.no_stats_reason = "statistics are off in this game"
         self.resumed_from: str | None = None
+        self.stale_redo: str | None = None
+        """Why moves to redo in the file it was resumed from were left out: they no longer fit its position."""
         self.opened_from: str | None = None
         """The file the game was opened from, if any: the way to play again a position with no deal number."""
         self.save_path: str | None = None
@@ -120,7 +122,15 @@ class Session:
         ``save_there=False`` for a file that is not a save (a solution), which ``save`` must not overwrite.
         """
         session = cls(saved.replayed())
-        session.game.redo = [(move, False) for move in saved.undone]
+        redo, stale = saved.redo_line(session.state)
+        if stale is not None and not save_there:  # a solution's line: not to be cut short unsaid
+            raise InvalidSaveError(stale)
+        session.game.redo = [(move, False) for move in redo]
+        if stale is not None:
+            dropped = plural(len(saved.undone) - len(redo), "move")
+            session.stale_redo = (
+                f"{stale[:1].upper()}{stale[1:]}; the {dropped} to redo from there on are left out."
+            )
         session.resumed_from = path
         session.save_path = path if save_there else None
         session.assisted = not save_there
@@ -142,9 +152,13 @@ class Session:
         """The moves taken back, which ``redo`` plays again, the next one first."""
         return [move for move, _ in self.game.redo]
 
-    def _line(self) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
-        """What a save holds beyond the deal: the moves played, and the moves taken back, the first taken back first."""
-        return tuple(self.state.move_stack), tuple(self.undone[::-1])
+    def _line(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What a save holds beyond the deal: the moves played, and the moves taken back, the first taken back first.
+
+        Moves by their text, which leaves out the fans a redeal deals: a file may
+        leave them out too, and the same redeal deals the same fans.
+        """
+        return tuple(m.text() for m in self.state.move_stack), tuple(m.text() for m in self.undone[::-1])
 
     @property
     def unsaved(self) -> bool:
@@ -177,7 +191,14 @@ class Session:
             return Reply(with_codes(self.state, str(error)))
 
     def _enter(self) -> Reply:
-        """Enter alone deals from the stock, the commonest move of stock games."""
+        """Enter alone deals from the stock, the commonest move of stock games.
+
+        Not while moves wait to be redone that a deal would drop: a slip of the
+        key must not cost the redo line, which undo cannot bring back.
+        """
+        if self.state.can_deal() and self.game.redo and self.game.redo[0][0].kind != DEAL:
+            waiting = plural(len(self.game.redo), "move")
+            return Reply(f"Enter alone would deal and drop the {waiting} to redo: type d to deal, or redo")
         if self.state.can_deal():
             return Reply(self._make(Move.deal()), redraw=True)
         if self.state.plan.stock is not None:
@@ -400,7 +421,8 @@ class Session:
         elif opened is not None:
             line += f", resumed from {opened} after {plural(self.moves, 'move')}"
         again = self.replay_command()
-        return line + (f": play it again with {again}" if again else "") + ". Type help for the moves."
+        line += (f": play it again with {again}" if again else "") + ". Type help for the moves."
+        return line if self.stale_redo is None else f"{line} {self.stale_redo}"
 
     def replay_command(self) -> str | None:
         """The command that plays this deal again: by its number, else from its file; None for neither."""
@@ -481,7 +503,7 @@ class Session:
         return "Legal moves: " + (", ".join(texts) if texts else "none")
 
 
-def _common_start(line: tuple[Move, ...], other: tuple[Move, ...]) -> int:
+def _common_start(line: tuple[str, ...], other: tuple[str, ...]) -> int:
     """How many moves ``line`` and ``other`` share from their starts."""
     shared = 0
     for mine, theirs in zip(line, other):
