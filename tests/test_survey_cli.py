@@ -27,11 +27,15 @@ import pytest
 from click.testing import CliRunner, Result
 
 import cardtable
+from cardtable import load_game
 from cardtable.cli.main import main
+from cardtable.cli.stats import TERMINAL_PLAYER
+from cardtable.core.deals import deal as dealt
 from cardtable.core.deals import parse_deal_list
 from cardtable.core.errors import InvalidDealError
+from cardtable.formats import deal_to_dict
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-from cardtable.store import Store
+from cardtable.store import PlayRecord, Store
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
@@ -236,6 +240,8 @@ def test_a_survey_on_read_only_storage_can_be_reported_but_not_added_to(
     shelf.mkdir()
     mounted.mkdir()
     shutil.copy(surveyed, shelf / "survey.sqlite")
+    with closing(Store(shelf / "games.sqlite")) as games:
+        games.start(finished_game())
     if subprocess.run(["mount", "--bind", str(shelf), str(mounted)], capture_output=True).returncode != 0:
         pytest.skip("cannot mount here (not root, or no mount namespace)")
     try:
@@ -264,8 +270,26 @@ def test_a_survey_on_read_only_storage_can_be_reported_but_not_added_to(
         assert played.exit_code == 0 and played.output.startswith(
             f"statistics are not kept in this game: cannot open the database {stats_db!r}: {read_only}"
         )
+        shown = run("stats", "--db", str(mounted / "games.sqlite"))  # statistics only read
+        assert shown.exit_code == 0 and shown.stdout.splitlines()[1].split()[:3] == ["fan", "1", "1"]
     finally:
         subprocess.run(["umount", str(mounted)], check=True)
+
+
+def finished_game() -> PlayRecord:
+    """A game won in the terminal, as its statistics keep it."""
+    start = deal_to_dict(dealt(load_game("fan"), 1))
+    return PlayRecord(
+        id="won",
+        player=TERMINAL_PLAYER,
+        game="fan",
+        deal=1,
+        start=start,
+        status="won",
+        created=1,
+        updated=2,
+        finished=2,
+    )
 
 
 def test_a_report_of_a_range_not_surveyed_says_which_deals_are(surveyed: Path) -> None:

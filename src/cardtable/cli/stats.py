@@ -73,9 +73,12 @@ class Scorebook:
         self.store = store
 
     @classmethod
-    def open(cls, db: Path | None) -> Scorebook:
-        """The scorebook in ``db`` (None: the default database); StatsUnavailableError if it cannot be opened."""
-        return cls(open_store(db_path(db), StatsUnavailableError))
+    def open(cls, db: Path | None, *, to_write: bool = True) -> Scorebook:
+        """The scorebook in ``db`` (None: the default database); StatsUnavailableError if it cannot be opened.
+
+        ``to_write=False`` only reads it, so that a file that cannot be written still shows its statistics.
+        """
+        return cls(open_store(db_path(db), StatsUnavailableError, create=to_write))
 
     def keep(self, record: PlayRecord) -> None:
         """Add a finished game; StatsUnavailableError (and nothing written) if the database refuses it."""
@@ -124,16 +127,15 @@ def stats_table(stats: list[GameStats]) -> str:
     return "\n".join(lines)
 
 
-def open_store(path: Path, error: type[CardtableError]) -> Store:
-    """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not."""
-    if (unusable := folder_problem(path) or write_problem(path)) is not None:
+def open_store(path: Path, error: type[CardtableError], *, create: bool = True) -> Store:
+    """The database at ``path``, opened (its tables read, or made), or ``error`` saying why not; ``create=False`` only reads it."""
+    if create and (unusable := folder_problem(path) or write_problem(path)) is not None:
         raise error(f"cannot open the database {str(path)!r}: {unusable}")
     try:
-        return Store(path)
+        return Store(path, create=create)
     except (OSError, sqlite3.Error, DatabaseFileError) as problem:
-        why = (
-            str(problem) if isinstance(problem, DatabaseFileError) else reason(problem)
-        )  # ours is worded already
+        # our refusals are worded already; the system's and SQLite's are passed on in lower case
+        why = str(problem) if isinstance(problem, DatabaseFileError) else reason(problem)
         raise error(f"cannot open the database {str(path)!r}: {why}") from None
 
 
@@ -153,7 +155,7 @@ def stats(db: Path | None) -> None:
             raise StatsUnavailableError(f"no database at {str(path)!r}")
         click.echo(stats_table([]))
         return
-    book = Scorebook.open(path)
+    book = Scorebook.open(path, to_write=False)
     try:
         click.echo(stats_table(book.stats()))
     finally:

@@ -20,7 +20,7 @@ from typing import Any, Final
 from cardtable.core.errors import CardtableError
 from cardtable.store.records import FINISHED, PlayRecord
 from cardtable.store.schema import SCHEMA
-from cardtable.store.sqlite import check_header, file_name, prepare
+from cardtable.store.sqlite import open_database, prepare
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
 COLUMNS: Final = ", ".join(FIELDS)
@@ -41,22 +41,23 @@ class DamagedRecordError(CardtableError):
 class Store:
     """The plays of every player in one SQLite file (or ``":memory:"``)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
         """Open the file, making its tables if it is new; :class:`DatabaseFileError` if it is not a sound one of ours.
 
-        The string ``":memory:"`` keeps the games in memory (for tests); a :class:`Path` is always a file.
+        ``create=False`` only reads a file that exists (``cardtable stats``), on
+        storage that cannot be written too. The string ``":memory:"`` keeps the
+        games in memory (for tests); a :class:`Path` is always a file.
         """
         self.path = str(path)
-        name = path if path == ":memory:" else file_name(Path(path))
-        if name != ":memory:":
-            check_header(Path(path))
-        self._db = sqlite3.connect(name, timeout=WAIT_SECONDS, check_same_thread=False, isolation_level=None)
         self._lock = threading.Lock()
-        try:
+        if path == ":memory:":
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             prepare(self._db, SCHEMA, create=True, synchronous="FULL")
-        except BaseException:
-            self._db.close()
-            raise
+        else:
+            opened = open_database(
+                Path(path), SCHEMA, create=create, synchronous="FULL", wait=WAIT_SECONDS, shared=True
+            )
+            self._db = opened.db
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""

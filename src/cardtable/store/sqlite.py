@@ -73,6 +73,55 @@ class _Found:
         return not self.tables and self.application == 0 and self.version == 0
 
 
+@dataclass(frozen=True)
+class Opened:
+    """A connection to a checked database file, and the schema version it holds."""
+
+    db: sqlite3.Connection
+    version: int
+
+
+def open_database(
+    path: Path,
+    schema: Schema,
+    *,
+    create: bool,
+    synchronous: str = "NORMAL",
+    wait: float = BUSY_SECONDS,
+    shared: bool = False,
+) -> Opened:
+    """Connect to the file at ``path`` in autocommit mode and :func:`prepare` it; ``create=False`` only reads.
+
+    ``wait``: how long a statement waits for another process's lock; ``shared``:
+    whether threads other than this one may use the connection (behind a lock of
+    the caller's). A file that only reads (a read-only mount) is read as it is,
+    when nothing but the file holds the database.
+    """
+    check_header(path)
+    try:
+        return _opened(file_name(path), schema, create, synchronous, wait, shared, uri=False)
+    except sqlite3.OperationalError as error:
+        if create or "unable to open" not in str(error) or Path(f"{path}-wal").exists():
+            raise
+        # SQLite could not make the shared-memory index a WAL database keeps beside
+        # it. With no write-ahead log there to read, the file alone is the whole
+        # database, to read as one that nothing changes.
+        return _opened(
+            f"{path.absolute().as_uri()}?immutable=1", schema, create, synchronous, wait, shared, uri=True
+        )
+
+
+def _opened(
+    name: str, schema: Schema, create: bool, synchronous: str, wait: float, shared: bool, *, uri: bool
+) -> Opened:
+    db = sqlite3.connect(name, uri=uri, timeout=wait, check_same_thread=not shared, isolation_level=None)
+    try:
+        return Opened(db, prepare(db, schema, create=create, synchronous=synchronous))
+    except BaseException:
+        db.close()
+        raise
+
+
 def file_name(path: Path) -> str:
     """The name to give SQLite for ``path``: absolute, so that SQLite never reads it as a URI (``file:x``) or as memory (``:memory:``)."""
     return str(path.absolute())

@@ -41,15 +41,7 @@ import cardtable
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.solver import Limit
-from cardtable.store.sqlite import (
-    BUSY_SECONDS,
-    SURVEY,
-    DatabaseFileError,
-    Schema,
-    check_header,
-    file_name,
-    prepare,
-)
+from cardtable.store.sqlite import SURVEY, DatabaseFileError, Schema, open_database
 from cardtable.survey.task import Outcome
 
 APPLICATION_ID: Final = SURVEY  # "CTSV": marks the file as a cardtable survey
@@ -155,24 +147,9 @@ class ResultStore:
         self.path = Path(path)
         with self._guard():
             _check_file(self.path, create)
-            try:
-                self._open(file_name(self.path), create)
-            except sqlite3.OperationalError as error:
-                if create or "unable to open" not in str(error) or Path(f"{self.path}-wal").exists():
-                    raise
-                # Storage that cannot be written (a read-only mount): SQLite could not make the
-                # shared-memory index a WAL database keeps beside it. With no write-ahead log
-                # there to read, the file alone is the whole database, to read as one nothing changes.
-                self._open(f"{self.path.absolute().as_uri()}?immutable=1", create, uri=True)
-
-    def _open(self, name: str, create: bool, *, uri: bool = False) -> None:
-        """Connect to the file (``name`` an SQLite URI if ``uri``) and check, or make, the survey in it."""
-        self._db = sqlite3.connect(name, uri=uri, timeout=BUSY_SECONDS, isolation_level=None)
-        try:
-            self._schema = prepare(self._db, SCHEMA, create=create, synchronous="NORMAL")
-        except BaseException:
-            self._db.close()
-            raise
+            opened = open_database(self.path, SCHEMA, create=create)
+        self._db: sqlite3.Connection = opened.db
+        self._schema = opened.version
 
     def close(self) -> None:
         """Close the file; the store cannot be used afterwards."""
@@ -348,7 +325,7 @@ def remove_if_empty(path: Path) -> None:
 
 
 def _check_file(path: Path, create: bool) -> None:
-    """Refuse a missing file (unless creating) or one that is not SQLite, before SQLite opens it."""
+    """Refuse a missing file (unless creating), or one that cannot be written when surveying, in the survey's words."""
     if not path.exists():
         if not create:
             raise SurveyDatabaseError(f"no survey database at {str(path)!r}")
@@ -357,7 +334,6 @@ def _check_file(path: Path, create: bool) -> None:
         return
     if create and (problem := write_problem(path)) is not None:
         raise SurveyDatabaseError(f"cannot store results in {str(path)!r}: {problem}")
-    check_header(path)
 
 
 def _bounds(deals: range | None) -> tuple[int, int]:
