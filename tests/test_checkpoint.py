@@ -19,8 +19,9 @@ from cardtable import State, deal
 from cardtable.core.errors import InvalidCheckpointError
 from cardtable.games import load_game
 from cardtable.solver import checkpoint
-from cardtable.solver.sweep import BARE, Checkpoint, Sweep, WasteSets
+from cardtable.solver.sweep import Checkpoint, Sweep
 from cardtable.solver.updown import Search
+from cardtable.solver.wastes import BARE, WasteSets
 from helpers import ACEY, FAST, acey_positions
 
 SWEEP_PY = Path(__file__).parent.parent / "benchmarks" / "sweep.py"

@@ -17,9 +17,11 @@ from cardtable.formats import Solution, replay
 from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver import sweep as sweep_module
+from cardtable.solver import wastes as wastes_module
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
-from cardtable.solver.sweep import BARE, EMPTY, FIRST_WIDTH, Sweep, SweepTooLarge, WasteSets, _each_once
+from cardtable.solver.sweep import FIRST_WIDTH, Sweep, SweepTooLarge
 from cardtable.solver.updown import DEAL, Search, unpack
+from cardtable.solver.wastes import BARE, EMPTY, WasteSets, as_keys, each_once
 from helpers import ACEY, FAST, acey_positions
 
 wastes = st.integers(0, 4).flatmap(lambda size: st.sets(st.tuples(*[st.integers(1, 4)] * size), max_size=12))
@@ -82,7 +84,7 @@ def test_the_tops_of_sets_with_several_read_at_once_are_those_read_one_set_at_a_
 @given(st.lists(st.integers(-(1 << 62), 1 << 62), max_size=50))
 def test_keys_each_once_are_those_numpy_finds_distinct(keys: list[int]) -> None:
     array_of_keys = np.array(keys, dtype=np.int64)
-    assert _each_once(array_of_keys).tolist() == np.unique(array_of_keys).tolist()
+    assert each_once(array_of_keys).tolist() == np.unique(array_of_keys).tolist()
 
 
 @FAST
@@ -114,13 +116,13 @@ def test_sets_kept_are_numbered_alike_whatever_slices_they_are_moved_in(
 ) -> None:
     """A one-top set's first on its node may be in an earlier slice than the others: each is still found the same way."""
     tables = []
-    for slices in (sweep_module.KEPT_AT_ONCE, at_once):
+    for slices in (wastes_module.KEPT_AT_ONCE, at_once):
         sets = WasteSets()
         kept = made(sets, one)
         made(sets, other)
         holder = {7: kept, 9: sets.on(3, kept), 11: sets.on(4, kept)} if one else {}
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(sweep_module, "KEPT_AT_ONCE", slices)
+            patch.setattr(wastes_module, "KEPT_AT_ONCE", slices)
             sets.keep_only([holder])
         tables.append(
             (list(sets.packed), list(sets.dealt_on), list(sets.several), dict(sets.numbers), dict(holder))
@@ -281,8 +283,8 @@ def test_swept_layers_give_back_the_rests_with_the_reserve_heights_a_trace_asks_
     at = sweep.search.layout
     one_off = 1 << at.heights  # a card gone from the first reserve
     rests = [5 << at.position, one_off | 7 << at.position]
-    shifted = sweep_module._keys([rest >> at.position for rest in rests])
-    layer = sweep._layer(shifted, sweep_module._keys([2, 3]))
+    shifted = as_keys([rest >> at.position for rest in rests])
+    layer = sweep._layer(shifted, as_keys([2, 3]))
     assert list(sweep._layer_items(layer, {0})) == [(rests[0], 2)]
     assert list(sweep._layer_items(layer, {1})) == [(rests[1], 3)]
     assert list(sweep._layer_items(layer, {0, 1, 2})) == [(rests[0], 2), (rests[1], 3)]
@@ -406,8 +408,8 @@ def test_a_level_keeps_each_rest_once_in_the_order_it_first_came_with_every_set_
     sweep = Sweep(searching(194), None)
     sets, arrivals = sweep.sets, sweep_module.Arrivals()
     one, other, third = sets.of((3, 1)), sets.of((4, 1)), sets.of((5, 2))
-    sweep._arrive(arrivals, sweep_module._keys([9, 4, 9]), sweep_module._keys([one, other, other]))
-    sweep._arrive(arrivals, sweep_module._keys([7, 4]), sweep_module._keys([third, third]))
+    sweep._arrive(arrivals, as_keys([9, 4, 9]), as_keys([one, other, other]))
+    sweep._arrive(arrivals, as_keys([7, 4]), as_keys([third, third]))
     assert sweep._pending == arrivals.size == 5
     rests, nodes = sweep._merged(arrivals)
     assert rests.tolist() == [9, 4, 7]
@@ -464,8 +466,8 @@ def test_rests_merged_in_two_goes_are_those_merged_in_one(monkeypatch: pytest.Mo
     sweep = Sweep(searching(194), None)
     sets = sweep.sets
     one, other, third = sets.of((3, 1)), sets.of((4, 1)), sets.of((5, 2))
-    first = (sweep_module._keys([9, 4, 9]), sweep_module._keys([one, other, other]))
-    then = (sweep_module._keys([7, 4, 2]), sweep_module._keys([third, third, one]))
+    first = (as_keys([9, 4, 9]), as_keys([one, other, other]))
+    then = (as_keys([7, 4, 2]), as_keys([third, third, one]))
     at_once, in_two = sweep_module.Arrivals(), sweep_module.Arrivals()
     sweep._arrive(at_once, *first)
     sweep._arrive(at_once, *then)

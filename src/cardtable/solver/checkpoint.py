@@ -25,14 +25,15 @@ from typing import IO, Any, Final
 import numpy as np
 
 from cardtable.core.errors import InvalidCheckpointError, reason
-from cardtable.solver.sweep import Checkpoint, Keys, Waiting
+from cardtable.solver.sweep import Checkpoint, Waiting
+from cardtable.solver.wastes import Keys
 
 MAGIC: Final = b"cardtable sweep checkpoint 1\n"
 """The first line.
 
 Its number goes up whenever what the file holds, or what its words mean,
 changes: how a rest's fields sit in a word (the start's key would tell most
-of that), or how :class:`~cardtable.solver.sweep.WasteSets` packs a set's tops
+of that), or how :class:`~cardtable.solver.wastes.WasteSets` packs a set's tops
 (``TOP_BITS``, ``PAIR_SHIFT``).
 """
 NAME_CHUNK: Final = 1 << 16
