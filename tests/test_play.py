@@ -701,7 +701,7 @@ def test_a_save_whose_moves_to_redo_no_longer_fit_opens_without_them_and_says_so
     result = play(str(path), lines=["redo", "redo", "q"])
     assert result.exit_code == 0
     assert "Of the moves to redo, move 2 (" in result.output
-    assert "the 2 moves to redo from there on are left out." in result.output
+    assert "; it and the 1 move after it are left out." in result.output
     assert "again: t10 f0: A♠" in result.output and "nothing to redo" in result.output
     assert path.read_text(encoding="utf-8") == text
     assert CliRunner().invoke(main, ["hint", str(path)]).exit_code == 0  # the position needs no moves to redo

@@ -127,10 +127,9 @@ class Session:
             raise InvalidSaveError(stale)
         session.game.redo = [(move, False) for move in redo]
         if stale is not None:
-            dropped = plural(len(saved.undone) - len(redo), "move")
-            session.stale_redo = (
-                f"{stale[:1].upper()}{stale[1:]}; the {dropped} to redo from there on are left out."
-            )
+            after = len(saved.undone) - len(redo) - 1
+            left_out = f"it and the {plural(after, 'move')} after it are" if after else "it is"
+            session.stale_redo = f"{stale[:1].upper()}{stale[1:]}; {left_out} left out."
         session.resumed_from = path
         session.save_path = path if save_there else None
         session.assisted = not save_there
