@@ -94,12 +94,12 @@ def open_database(
 
     ``wait``: how long a statement waits for another process's lock; ``shared``:
     whether threads other than this one may use the connection (behind a lock of
-    the caller's). A file that only reads (a read-only mount) is read as it is,
-    when nothing but the file holds the database.
+    the caller's). A file on storage that cannot be written (a read-only mount)
+    is read as it is, when nothing but the file holds the database.
     """
-    check_header(path)
+    _check_header(path)
     try:
-        return _opened(file_name(path), schema, create, synchronous, wait, shared, uri=False)
+        return _opened(_file_name(path), schema, create, synchronous, wait, shared, uri=False)
     except sqlite3.OperationalError as error:
         if create or "unable to open" not in str(error) or Path(f"{path}-wal").exists():
             raise
@@ -122,12 +122,12 @@ def _opened(
         raise
 
 
-def file_name(path: Path) -> str:
+def _file_name(path: Path) -> str:
     """The name to give SQLite for ``path``: absolute, so that SQLite never reads it as a URI (``file:x``) or as memory (``:memory:``)."""
     return str(path.absolute())
 
 
-def check_header(path: Path) -> None:
+def _check_header(path: Path) -> None:
     """Refuse a file that is not SQLite before SQLite opens it; an empty or missing file passes."""
     if not path.exists():
         return
