@@ -8,6 +8,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sqlite3
+import tempfile
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -17,7 +18,8 @@ import pytest
 
 from cardtable import CardtableError
 from cardtable.store import DatabaseFileError, PlayRecord, Store
-from cardtable.store.schema import APPLICATION_ID, PLAYS, VERSION
+from cardtable.store.schema import PLAYS, VERSION
+from cardtable.store.sqlite import GAMES
 from cardtable.survey.store import ResultStore, SurveyDatabaseError
 
 
@@ -35,7 +37,7 @@ def a_play(id_: str = "p1") -> PlayRecord:
 def test_a_new_file_is_marked_as_played_games(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     Store(path).close()
-    assert marks(path) == (APPLICATION_ID, VERSION)
+    assert marks(path) == (GAMES, VERSION)
 
 
 def test_a_file_from_before_the_mark_keeps_its_games_and_is_marked(tmp_path: Path) -> None:
@@ -49,7 +51,7 @@ def test_a_file_from_before_the_mark_keeps_its_games_and_is_marked(tmp_path: Pat
         db.commit()
     with closing(Store(path)) as store:
         assert store.get("me", "p0") is not None
-    assert marks(path) == (APPLICATION_ID, VERSION)
+    assert marks(path) == (GAMES, VERSION)
 
 
 def test_each_kind_of_cardtable_database_refuses_the_other(tmp_path: Path) -> None:
@@ -104,7 +106,7 @@ def test_a_file_whose_making_was_cut_short_is_made_whole(tmp_path: Path) -> None
     sql(path, PLAYS)
     with closing(Store(path)) as store:
         store.start(a_play())
-    assert marks(path) == (APPLICATION_ID, VERSION)
+    assert marks(path) == (GAMES, VERSION)
 
 
 @pytest.mark.parametrize(
@@ -187,3 +189,17 @@ def test_processes_that_open_a_new_file_together_all_open_it(
         for opener in openers:
             opener.join()
     assert answers == ["ok"] * 32
+
+
+def test_only_reading_a_missing_file_makes_none() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "none.sqlite"
+        with pytest.raises(DatabaseFileError, match="there is no such file"):
+            Store(path, create=False)
+        assert not path.exists()
+
+
+def test_a_store_in_memory_is_made_as_a_file_is() -> None:
+    with closing(Store(":memory:")) as store:
+        store.start(a_play())
+        assert store.get("me", "p1") is not None

@@ -10,6 +10,7 @@ from cardtable import IllegalMoveError, Move, deal, load_game
 from cardtable.core.errors import NothingToDoError
 from cardtable.core.notation import parse_move
 from cardtable.playing import GameInPlay
+from cardtable.solver.prune import safe_home_move
 from helpers import ACEY, FAST, GAME_IDS, LUCIE, all_cards, full_deck, sorted_moves
 
 
@@ -19,7 +20,7 @@ def fan_1() -> GameInPlay:
 
 def test_a_move_that_redo_would_make_keeps_the_rest_of_the_redo_line() -> None:
     game = fan_1()
-    first, second = sorted_moves(game.state)[:1] + sorted_moves(game.state)[1:2]
+    first, second = sorted_moves(game.state)[:2]
     game.play(first)
     after = sorted_moves(game.state)[0]
     game.play(after)
@@ -140,8 +141,6 @@ def test_a_game_given_made_moves_replays_them_and_starts_with_no_news() -> None:
 
 def fan_deal_with_a_move_that_frees_a_card_home() -> tuple[GameInPlay, Move]:
     """The first Fan deal with nothing to send home, and a move after which something can go."""
-    from cardtable.solver.prune import safe_home_move
-
     for number in range(1, 200):
         game = GameInPlay(deal(load_game("fan"), number))
         if safe_home_move(game.state) is not None:
@@ -161,9 +160,17 @@ def test_the_move_made_again_by_hand_leaves_its_autoplay_to_a_redo_of_its_own() 
     sent = game.moves - 1
     game.undo()
     game.play(move)  # the same move, autoplay off: two actions from here on
-    assert [auto for _, auto in game.redo][:1] == [False]
     game.redo_group()
     assert game.undo_steps()[:2] == [sent, 1]  # the redo is one undo, the move another
+
+
+def test_a_stored_redo_line_that_begins_with_an_automatic_move_is_redone_as_an_undo_of_its_own() -> None:
+    """What a browser's record could hold before: the autoplay a move made again by hand left behind."""
+    start = deal(load_game("fan"), 1)
+    first, second = sorted_moves(start)[:2]
+    game = GameInPlay(start, made=[(first, False)], redo=[(second, True)])
+    game.redo_group()
+    assert game.undo_steps() == [1, 1]
 
 
 def test_moves_made_before_an_error_in_an_action_still_clear_a_redo_line_they_left() -> None:
@@ -181,6 +188,6 @@ def test_moves_made_before_an_error_in_an_action_still_clear_a_redo_line_they_le
 def test_undo_refuses_a_count_below_one(times: int) -> None:
     game = fan_1()
     game.play(sorted_moves(game.state)[0])
-    with pytest.raises(ValueError, match="give 1 or more"):
+    with pytest.raises(NothingToDoError, match="give 1 or more"):
         game.undo(times)
     assert game.moves == 1

@@ -20,11 +20,12 @@ import cardtable
 from cardtable import CardtableError, load_game
 from cardtable.core.deals import deal as dealt
 from cardtable.solver import Limit
+from cardtable.store.sqlite import SURVEY
 from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
 from cardtable.survey.stats import percentile, summarize, wilson, winnability
-from cardtable.survey.store import APPLICATION_ID, ResultStore, SurveyDatabaseError, remove_if_empty
+from cardtable.survey.store import ResultStore, SurveyDatabaseError, remove_if_empty
 from cardtable.survey.task import Outcome, solve_deal, stored_moves
 
 FAN = load_game("fan")
@@ -297,7 +298,7 @@ def schema_1_survey(path: Path) -> None:
                 "INSERT INTO results VALUES ('fan', 1, ?, ?, 0.5, 100, ?, NULL, 200, 6000000, 'old', 'then')",
                 (number, verdict, 40 if verdict == "won" else None),
             )
-        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute(f"PRAGMA application_id = {SURVEY}")
         db.execute("PRAGMA user_version = 1")
     db.close()
 

@@ -70,10 +70,9 @@ class GameInPlay:
     def _follow_redo_line(self, made: list[Move]) -> None:
         if not made:
             return
-        if len(made) <= len(self.redo) and all(map(_same, made, (move for move, _ in self.redo))):
+        # the same plays: a redeal's text leaves out the fans it carries, which its position fixes
+        if len(made) <= len(self.redo) and all(a.text() == b.text() for a, (b, _) in zip(made, self.redo)):
             del self.redo[: len(made)]
-            if self.redo:  # what is left is redone as a move of its own, not as part of these
-                self.redo[0] = (self.redo[0][0], False)
         else:
             self.redo.clear()
 
@@ -90,23 +89,24 @@ class GameInPlay:
         with self.action():
             self.push(move)
             if autoplay:
-                self._send_home(auto=True)
+                self._send_home(first=True, rest=True)
 
-    def autoplay(self) -> None:
-        """Send home every card that can safely go (see :func:`safe_home_move`), as one undo group."""
+    def autoplay(self, *, grouped: bool = True) -> None:
+        """Send home every card that can safely go (see :func:`safe_home_move`): one undo group, or each its own."""
         with self.action():
-            self._send_home(auto=False)
+            self._send_home(first=False, rest=grouped)
 
-    def _send_home(self, *, auto: bool) -> None:
-        """Push the safe moves home, all automatic after the first, which is ``auto``."""
+    def _send_home(self, *, first: bool, rest: bool) -> None:
+        """Push the safe moves home: the first automatic if ``first``, the others if ``rest``."""
+        auto = first
         while (move := safe_home_move(self.state)) is not None:
             self.push(move, auto=auto)
-            auto = True
+            auto = rest
 
     def undo(self, times: int = 1) -> list[Entry]:
         """Take back the latest ``times`` groups onto the redo line; what was taken back, in the order it was made."""
         if times < 1:
-            raise ValueError(f"cannot undo {times} times: give 1 or more")
+            raise NothingToDoError(f"cannot undo {times} times: give 1 or more")
         if not self.auto:
             raise NothingToDoError("nothing to undo: this is the start of the deal")
         steps = self.undo_steps()
@@ -140,11 +140,15 @@ class GameInPlay:
         return self.redo[:length]
 
     def redo_group(self) -> None:
-        """Make again the moves the latest undo took back (:meth:`next_redo`)."""
+        """Make again the moves the latest undo took back (:meth:`next_redo`), as an undo group of their own.
+
+        The first is made as by hand even when autoplay made it: a move made
+        again by hand may have left its autoplay at the head of the line.
+        """
         group = self.next_redo()
         with self.action():  # the redo line begins with these moves: the action takes them off it
-            for move, auto in group:
-                self.push(move, auto=auto)
+            for number, (move, auto) in enumerate(group):
+                self.push(move, auto=auto and number > 0)
 
     def restart(self) -> None:
         """Back to the deal; every move made goes onto the redo line."""
@@ -157,8 +161,3 @@ class GameInPlay:
     def _take_back(self) -> Entry:
         auto = self.auto.pop()
         return self.state.pop(), auto
-
-
-def _same(a: Move, b: Move) -> bool:
-    """Whether two moves are the same play (a redeal is the same whatever fans it carries)."""
-    return a.kind == b.kind and a.source == b.source and a.target == b.target and a.card == b.card

@@ -58,7 +58,7 @@ from cardtable.playing import GameInPlay
 from cardtable.render.text import HEADINGS, console, fitting_width, glued, layout, wrap
 from cardtable.solver import Limit, SolveResult, draw, solve
 from cardtable.solver.known import Known
-from cardtable.solver.prune import pruner, safe_home_move
+from cardtable.solver.prune import pruner
 from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.store.records import PlayRecord, PlayStatus, play_time
 
@@ -92,7 +92,7 @@ class Session:
     """
 
     def __init__(self, state: State, clock: Callable[[], float] = time.time) -> None:
-        self.game = GameInPlay(state)
+        self.game = _ToldGame(state)
         self.clock = clock
         self.created = self._last_line = clock()
         self.seconds = 0.0
@@ -215,29 +215,13 @@ class Session:
 
     def _make(self, move: Move) -> str:
         """Play a legal new move and describe it; the redo line is kept if it began with the move."""
-        with self.game.action():
-            return self._push(move)
-
-    def _push(self, move: Move) -> str:
-        """Play a legal move of an action (new or redone) and describe it, with what followed on its own."""
-        what = describe(self.state, move)
-        self.game.push(move)
-        if move.kind == REDEAL:
-            return f"{what}: {self._fans_now()}"
-        if (refill := self.state.refilled()) is not None:
-            assert move.source is not None
-            return (
-                f"{what}; the stock refills {pile_code(self.state, move.source)} with {card_symbol(refill)}"
-            )
-        return what
+        self.game.play(move)
+        return "; ".join(self.game.told)
 
     def auto(self) -> str:
-        """Send home every card that can safely go, one move each (see :func:`safe_home_move`)."""
-        sent: list[str] = []
-        # each move by hand, not one undo group: the terminal's undo takes back one move at a time
-        with self.game.action():
-            while (move := safe_home_move(self.state)) is not None:
-                sent.append(self._push(move))
+        """Send home every card that can safely go, one move each (see :func:`~cardtable.solver.prune.safe_home_move`)."""
+        self.game.autoplay(grouped=False)  # the terminal's undo takes back one move at a time
+        sent = self.game.told
         if not sent:
             if not pruner(self.state.spec).in_suit:
                 raise NothingToDoError(
@@ -245,10 +229,6 @@ class Session:
                 )
             raise NothingToDoError("no card can safely go home now")
         return f"sent home in {plural(len(sent), 'move')} (undo takes back one at a time): " + "; ".join(sent)
-
-    def _fans_now(self) -> str:
-        fans = len(self.state.group(self.state.spec.groups[-1].name))
-        return f"the fans are dealt again into {plural(fans, 'fan')} ({plural(self.state.redeals_left, 'redeal')} left)"
 
     def undo(self, times: int = 1) -> str:
         """Take back the last ``times`` moves; they can be redone until another move is played."""
@@ -266,9 +246,8 @@ class Session:
 
     def redo(self) -> str:
         """Play again the last move taken back."""
-        group = self.game.next_redo()
-        with self.game.action():  # the redo line begins with these moves: the action takes them off it
-            return "again: " + "; ".join(self._push(move) for move, _ in group)
+        self.game.redo_group()
+        return "again: " + "; ".join(self.game.told)
 
     def restart(self) -> str:
         """Take back every move; ``redo`` can step through them again."""
@@ -500,6 +479,35 @@ class Session:
         """Every legal move in the short notation: a hint, and a way to learn it."""
         texts = [glued(move_text(self.state, move)) for move in self.state.legal_moves]
         return "Legal moves: " + (", ".join(texts) if texts else "none")
+
+
+class _ToldGame(GameInPlay):
+    """A game in play that words each move as it makes it (:attr:`told`), for the terminal's replies."""
+
+    def __init__(self, state: State) -> None:
+        self.told: list[str] = []
+        """What the latest action made, a move a phrase: ``t1 f4: Q♥; the stock refills t1 with 6♥``."""
+        super().__init__(state)
+
+    @contextlib.contextmanager
+    def action(self) -> Iterator[None]:
+        """:meth:`GameInPlay.action`, whose moves are told afresh."""
+        self.told = []
+        with super().action():
+            yield
+
+    def push(self, move: Move, *, auto: bool = False) -> None:
+        """:meth:`GameInPlay.push`, and the move in words, read from the position before it and after."""
+        what = describe(self.state, move)
+        super().push(move, auto=auto)
+        state = self.state
+        if move.kind == REDEAL:
+            fans = len(state.group(state.spec.groups[-1].name))
+            what += f": the fans are dealt again into {plural(fans, 'fan')} ({plural(state.redeals_left, 'redeal')} left)"
+        elif (refill := state.refilled()) is not None:
+            assert move.source is not None
+            what += f"; the stock refills {pile_code(state, move.source)} with {card_symbol(refill)}"
+        self.told.append(what)
 
 
 def _common_start(line: tuple[str, ...], other: tuple[str, ...]) -> int:

@@ -133,10 +133,10 @@ def open_store(path: Path, error: type[CardtableError], *, create: bool = True) 
         raise error(f"cannot open the database {str(path)!r}: {unusable}")
     try:
         return Store(path, create=create)
-    except (OSError, sqlite3.Error, DatabaseFileError) as problem:
-        # our refusals are worded already; the system's and SQLite's are passed on in lower case
-        why = str(problem) if isinstance(problem, DatabaseFileError) else reason(problem)
-        raise error(f"cannot open the database {str(path)!r}: {why}") from None
+    except DatabaseFileError as problem:  # worded already
+        raise error(f"cannot open the database {str(path)!r}: {problem}") from None
+    except (OSError, sqlite3.Error) as problem:
+        raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
 
 
 @click.command()

@@ -196,7 +196,9 @@ def _only_move(state: State, source: PileId, text: str, group: str | None = None
         raise IllegalMoveError(f"{card_symbol(state.pile(source)[-1])} is already home{off}", text)
     if not moves:
         raise _nowhere(state, source, text, group)
-    return _home_move(state, source, text, moves) or _one_place(state, source, text, moves)
+    if (home := _home_move(state, source, text, moves)) is not None:
+        return home
+    return _one_place(state, source, text, moves)
 
 
 def _nowhere(state: State, source: PileId, text: str, group: str | None) -> IllegalMoveError:

@@ -85,10 +85,10 @@ class Play(GameInPlay):
             raise IllegalMoveError(with_codes(self.state, reason))
         super().play(move, autoplay=autoplay)
 
-    def autoplay(self) -> None:
-        """Send home every card that can safely go, as one group; refused in a game won or abandoned, as the rest are."""
+    def autoplay(self, *, grouped: bool = True) -> None:
+        """Send home every card that can safely go; refused in a game won or abandoned, as the rest are."""
         self.check_open()
-        super().autoplay()
+        super().autoplay(grouped=grouped)
 
     def undo(self, times: int = 1) -> list[Entry]:
         """Take back the latest ``times`` moves, each with the autoplay moves it set off; what was taken back."""

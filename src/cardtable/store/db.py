@@ -20,7 +20,7 @@ from typing import Any, Final
 from cardtable.core.errors import CardtableError
 from cardtable.store.records import FINISHED, PlayRecord
 from cardtable.store.schema import SCHEMA
-from cardtable.store.sqlite import open_database, prepare
+from cardtable.store.sqlite import open_database
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
 COLUMNS: Final = ", ".join(FIELDS)
@@ -50,14 +50,11 @@ class Store:
         """
         self.path = str(path)
         self._lock = threading.Lock()
-        if path == ":memory:":
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            prepare(self._db, SCHEMA, create=True, synchronous="FULL")
-        else:
-            opened = open_database(
-                Path(path), SCHEMA, create=create, synchronous="FULL", wait=WAIT_SECONDS, shared=True
-            )
-            self._db = opened.db
+        where = None if path == ":memory:" else Path(path)
+        opened = open_database(
+            where, SCHEMA, create=create, synchronous="FULL", wait=WAIT_SECONDS, shared=True
+        )
+        self._db = opened.db
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""

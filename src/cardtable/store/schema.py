@@ -6,7 +6,6 @@ from typing import Final
 
 from cardtable.store.sqlite import GAMES, Schema
 
-APPLICATION_ID: Final = GAMES  # "CTGM": marks the file as cardtable's played games
 VERSION: Final = 1
 
 PLAYS: Final = """
@@ -30,5 +29,5 @@ CREATE TABLE IF NOT EXISTS plays (
 """
 BY_PLAYER: Final = "CREATE INDEX IF NOT EXISTS plays_by_player ON plays (player, updated)"
 
-SCHEMA: Final = Schema(APPLICATION_ID, VERSION, (PLAYS, BY_PLAYER), unmarked="plays")
+SCHEMA: Final = Schema(GAMES, VERSION, (PLAYS, BY_PLAYER), unmarked="plays")
 """Files made before cardtable marked them have the ``plays`` table and no mark: they are ours, and marked when next opened."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
-from contextlib import closing
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -82,7 +82,7 @@ class Opened:
 
 
 def open_database(
-    path: Path,
+    path: Path | None,
     schema: Schema,
     *,
     create: bool,
@@ -92,11 +92,17 @@ def open_database(
 ) -> Opened:
     """Connect to the file at ``path`` in autocommit mode and :func:`prepare` it; ``create=False`` only reads.
 
+    ``path=None`` is a database in memory, gone when it is closed (for tests).
+
     ``wait``: how long a statement waits for another process's lock; ``shared``:
     whether threads other than this one may use the connection (behind a lock of
     the caller's). A file on storage that cannot be written (a read-only mount)
     is read as it is, when nothing but the file holds the database.
     """
+    if path is None:
+        return _opened(":memory:", schema, create, synchronous, wait, shared, uri=False)
+    if not create and not path.exists():  # SQLite would make it
+        raise DatabaseFileError("there is no such file")
     _check_header(path)
     try:
         return _opened(_file_name(path), schema, create, synchronous, wait, shared, uri=False)
@@ -160,7 +166,7 @@ def prepare(db: sqlite3.Connection, schema: Schema, *, create: bool, synchronous
         raise DatabaseFileError(f"its schema version, {found.version}, is not one cardtable writes")
     if not create:
         return found.version
-    _patiently(lambda: db.execute("PRAGMA journal_mode = WAL"))
+    _patiently(db, "PRAGMA journal_mode = WAL")
     db.execute(f"PRAGMA synchronous = {synchronous}")
     if found.tables:
         _check_writable(db)
@@ -203,18 +209,14 @@ def _check_writable(db: sqlite3.Connection) -> None:
     (wait,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout = 0")
     try:
-        db.execute("BEGIN IMMEDIATE")
+        with _transaction(db, "BEGIN IMMEDIATE", keep=False):
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            db.execute(f"PRAGMA user_version = {version}")
     except sqlite3.OperationalError as error:
         if "locked" not in str(error) and "busy" not in str(error):
             raise
-        return
     finally:
         db.execute(f"PRAGMA busy_timeout = {wait}")
-    try:
-        (version,) = db.execute("PRAGMA user_version").fetchone()
-        db.execute(f"PRAGMA user_version = {version}")
-    finally:
-        db.execute("ROLLBACK")
 
 
 def _check_sound(db: sqlite3.Connection) -> None:
@@ -231,11 +233,8 @@ def _check_sound(db: sqlite3.Connection) -> None:
 
 def _look(db: sqlite3.Connection) -> _Found:
     """What the file holds, read in one snapshot."""
-    db.execute("BEGIN")
-    try:
+    with _transaction(db, "BEGIN", keep=False):
         return _look_within(db)
-    finally:
-        db.execute("COMMIT")
 
 
 def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
@@ -244,8 +243,7 @@ def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
     A file of version 0 gets the tables made (each ``IF NOT EXISTS``): it is
     new, or its making was cut short before its version was written.
     """
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with _transaction(db, "BEGIN IMMEDIATE", keep=True):
         found = _look_within(db)
         if found.version < schema.version or found.application != schema.application_id:
             if found.version == 0:
@@ -258,10 +256,23 @@ def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
                 db.execute(statement)
             db.execute(f"PRAGMA application_id = {schema.application_id}")
             db.execute(f"PRAGMA user_version = {schema.version}")
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection, begin: str, *, keep: bool) -> Iterator[None]:
+    """A transaction, kept (committed) at its end if ``keep``, and taken back on an error.
+
+    After some errors (a full disk, an I/O error) SQLite has taken it back
+    already: it is not taken back twice, which would hide the error.
+    """
+    db.execute(begin)
+    try:
+        yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
+    db.execute("COMMIT" if keep else "ROLLBACK")
 
 
 def _look_within(db: sqlite3.Connection) -> _Found:
@@ -275,16 +286,17 @@ def _look_within(db: sqlite3.Connection) -> _Found:
     return _Found(application, version, tables)
 
 
-def _patiently(run: Callable[[], object]) -> None:
-    """Run ``run`` until SQLite stops saying the database is locked, for up to :data:`BUSY_SECONDS`.
+def _patiently(db: sqlite3.Connection, statement: str) -> None:
+    """Run ``statement`` until SQLite stops saying the database is locked, as long as the connection waits for a lock.
 
     Switching to WAL takes the file to itself, and SQLite reports another
     process opening it meanwhile at once instead of waiting as it does for a write.
     """
-    deadline = time.monotonic() + BUSY_SECONDS
+    (wait,) = db.execute("PRAGMA busy_timeout").fetchone()
+    deadline = time.monotonic() + wait / 1000
     while True:
         try:
-            run()
+            db.execute(statement)
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or time.monotonic() > deadline:

@@ -44,7 +44,6 @@ from cardtable.solver import Limit
 from cardtable.store.sqlite import SURVEY, DatabaseFileError, Schema, open_database
 from cardtable.survey.task import Outcome
 
-APPLICATION_ID: Final = SURVEY  # "CTSV": marks the file as a cardtable survey
 SCHEMA_VERSION: Final = 2
 LINES_SINCE: Final = 2
 """The first schema that keeps winning lines."""
