@@ -47,26 +47,47 @@ def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
     assert "plain HTTP" in exposure_warning("0.0.0.0", 8000, db)
 
 
-def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+def answered(url: str) -> int:
+    """The status of a GET of ``url``, once the server is up to answer it (ten seconds at most)."""
     import httpx2
 
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return httpx2.get(url, timeout=2).status_code
+        except httpx2.TransportError:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def test_the_server_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         url = process.stdout.readline().split()[3]
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                response = httpx2.get(url + "api/games", timeout=2)
-                break
-            except httpx2.TransportError:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
-        assert response.status_code == 200
+        assert answered(url + "api/games") == 200
     finally:
         process.send_signal(2)
         assert process.wait(10) == 0
+
+
+def test_ctrl_c_pressed_twice_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
+    """The second Ctrl+C cuts uvicorn's shutdown short, which it used to report as an error, traceback and all."""
+    command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        answered(url + "api/games")  # up: uvicorn has the signals
+        process.send_signal(signal.SIGINT)
+        process.send_signal(signal.SIGINT)
+        out, errors = process.communicate(timeout=30)
+        assert process.returncode == 0 and out.strip() == "cardtable: stopped"
+        assert "Traceback" not in errors
+    finally:
+        if process.poll() is None:
+            process.kill()
 
 
 def test_open_waits_for_the_server_then_opens_the_page(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -738,11 +738,13 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
 
     Type moves in the short notation (t3 f1, t3, 7c, d, redeal) and commands
     (undo, redo, restart, hint, auto, moves, save, stats, help, quit); 'help' lists them all.
-    In games with a stock, Enter alone deals a card. Lines are read from standard
+    In games with a stock, Enter alone deals a card, unless moves wait to be
+    redone that a deal would drop ('d' deals then). Lines are read from standard
     input, so a game can also be piped in; end of input quits.
 
-    A game won, lost, or left unsaved with moves played or taken back counts in
-    the statistics ('cardtable stats'), unless --no-stats.
+    A game won or lost counts in the statistics ('cardtable stats'), unless
+    --no-stats; so does one left with moves played or taken back, unless it
+    was saved or resumed from a save, which counts once it is won or lost.
     """
     out = console()
     if winnable and (number is not None or _names_a_file(game)):

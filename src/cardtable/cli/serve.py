@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import logging
 import signal
 import socket
 import sys
@@ -106,26 +107,44 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
         click.echo(exposure_warning(host, port, path), err=True)
     app = create_app(store, allowed_hosts=[*LOCAL_NAMES, host] if loopback else None)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
-    if open_browser:
-        threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
-    hung_up: list[int] = []
+    logging.getLogger("uvicorn.error").addFilter(_no_cancelled_lifespan)
+    stopped_by: list[int] = []
 
-    def hang_up(signum: int, frame: object) -> None:  # the terminal closed: shut down as on SIGTERM
-        hung_up.append(signum)
+    def stop(signum: int, frame: object) -> None:
+        """Shut down as uvicorn does on SIGTERM, and remember why.
+
+        A closed terminal's SIGHUP, which uvicorn does not take; a Ctrl+C that
+        comes before uvicorn takes its signals (asyncio would otherwise cancel
+        the server half started); and the Ctrl+C uvicorn passes on once it has
+        shut down.
+        """
+        stopped_by.append(signum)
         server.should_exit = True
 
-    previous = signal.signal(signal.SIGHUP, hang_up)
-    try:
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGHUP)}
+    try:  # from the line that says Ctrl+C stops, it does
+        click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
+        if open_browser:
+            threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn shuts down cleanly, then passes Ctrl+C on
-        click.echo("cardtable: stopped")
     finally:
-        signal.signal(signal.SIGHUP, previous)
-    if hung_up:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if signal.SIGHUP in stopped_by:
         with contextlib.suppress(OSError):  # the terminal may be gone
             click.echo("cardtable: stopped (SIGHUP)", err=True)
         sys.exit(128 + signal.SIGHUP)
+    if signal.SIGINT in stopped_by:
+        click.echo("cardtable: stopped")
+
+
+def _no_cancelled_lifespan(record: logging.LogRecord) -> bool:
+    """Leave out the app's lifespan cancelled by a second Ctrl+C, which cuts uvicorn's shutdown short: no error to show.
+
+    uvicorn then leaves the lifespan waiting for its end, asyncio cancels it
+    as it closes, and Starlette reports that as a failed shutdown, traceback and all.
+    """
+    return "CancelledError" not in record.getMessage()
 
 
 def _open_when_up(server: object, url: str) -> None:
