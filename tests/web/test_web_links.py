@@ -14,7 +14,7 @@ from typing import Final
 import pytest
 from playwright.sync_api import Dialog, Page, Request, expect
 
-from web.browsing import centre, drag, open_deal, slot, table_at, top_card, until
+from web.browsing import centre, drag, open_deal, play, slot, table_at, top_card, until
 
 ALEXANDER: Final = "alexander-the-great"
 LEAVE: Final = "Leave this game for a new one? It will count as lost in the statistics."
@@ -193,6 +193,23 @@ def test_a_card_dragged_after_a_refused_drop_follows_the_pointer(page: Page) -> 
     page.mouse.up()
     table_at(page, moves=1)
     expect(top_card(page, "foundation/3")).to_have_attribute("data-card", "AC")
+
+
+def test_a_card_dragged_home_leaves_no_ghost_when_the_stock_refills_its_pile_with_its_twin(
+    page: Page,
+) -> None:
+    """Acey and Kingsley deal 8: J♠ dragged from t3 to f6, and the stock puts the other deck's J♠ in t3."""
+    open_deal(page, "acey-and-kingsley", 8)
+    page.uncheck("#autoplay")
+    play(page, {"from": "tableau/1", "to": "foundation/6"})  # Q♦ onto the king pile
+    expect(top_card(page, "tableau/3")).to_have_attribute("data-card", "JS")
+    drag(page, "tableau/3", "foundation/6")
+    table_at(page, moves=2)
+    expect(top_card(page, "foundation/6")).to_have_attribute("data-card", "JS")
+    twin = top_card(page, "tableau/3")
+    expect(twin).to_have_attribute("data-card", "JS")
+    expect(twin).not_to_have_class(re.compile(r"\bdragging\b"))
+    assert centre(twin) == pytest.approx(centre(slot(page, "tableau/3")), abs=2)  # in its pile, not over f6
 
 
 def test_a_link_with_options_has_rules_that_say_them_first(page: Page) -> None:

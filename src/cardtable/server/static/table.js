@@ -365,6 +365,12 @@ export class Table {
     const card = p.el.dataset.card;
     const taken = to ? await this.on.drop(p.pileId, to, card, started) : false;
     if (!taken) this.sendBack(p.el);
+    else if (p.el.isConnected) {
+      // The drawing kept the element for the card now in its place, alike in name and place: the
+      // stock's refill with the other deck's copy (Acey and Kingsley). It is that card, not the drag.
+      landed(p.el, "dragging");
+      p.el.style.transform = "";
+    }
   }
 
   cancel() {
