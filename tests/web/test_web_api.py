@@ -452,6 +452,28 @@ def test_a_change_asked_from_an_old_view_is_refused_and_changes_nothing(client: 
     assert move(client, play, move=line[1], board=moved["board"])["moves"] == 2
 
 
+def test_a_redo_line_changed_in_another_tab_refuses_a_redo_chosen_on_the_old_one(client: TestClient) -> None:
+    """The same cards, another line to redo: a redo would make moves the page never showed."""
+    view = start(client)
+    play = view["id"]
+    line = winning_line(ALEXANDER, 10)
+    move(client, play, move=line[0])
+    seen = post(client, f"/api/plays/{play}/undo")  # this tab shows line[0] waiting to be redone
+    other = next(m for m in seen["legal"] if (m["from"], m["to"]) != (line[0].get("from"), line[0].get("to")))
+    move(client, play, move={k: other[k] for k in ("from", "to", "card")})  # another tab: another move,
+    elsewhere = post(client, f"/api/plays/{play}/undo")  # taken back: the cards as this tab shows them
+    assert [p["cards"] for p in elsewhere["piles"]] == [p["cards"] for p in seen["piles"]]
+    assert elsewhere["board"] != seen["board"]
+    answer = client.post(f"/api/plays/{play}/redo", params={"board": seen["board"]})
+    assert answer.status_code == 409 and answer.json()["detail"].startswith("the game changed in another tab")
+
+
+def test_an_answer_of_the_solver_names_the_table_it_answers_for(client: TestClient) -> None:
+    view = start(client)
+    answer = post(client, f"/api/plays/{view['id']}/hint")
+    assert answer["board"] == view["board"] and answer["at"] == 0
+
+
 def test_autoplay_moves_are_undone_with_the_move_that_set_them_off(client: TestClient) -> None:
     play = start(client)["id"]
     view = move(client, play, move={"from": "fan/5", "to": "foundation/2", "card": "QC"}, autoplay=True)

@@ -565,3 +565,21 @@ def test_a_fan_growing_long_reflows_the_table_now_and_then_not_at_every_card(pag
         assert box is not None
         widths.append(round(box["width"]))
     assert len(set(widths)) <= 3, widths  # the cards' size changed at most twice, not at every card
+
+
+def test_autoplay_asked_in_a_tab_that_is_behind_keeps_the_refusal_told(page: Page) -> None:
+    """The refusal says why (another tab moved); it used to give way at once to "no card can go home"."""
+    open_deal(page, "fan", 1)
+    page.uncheck("#autoplay")
+    behind = page.context.new_page()
+    behind.goto("/")
+    table_at(behind, moves=0, game="fan", deal=1)
+    state = deal(load_game("fan"), 1)
+    play(
+        page, move_to_dict(next(m for m in state.legal_moves if m.target and m.target.group != "foundation"))
+    )
+    behind.keyboard.press("a")
+    expect(behind.locator("#toast")).to_contain_text("the game changed in another tab")
+    behind.wait_for_timeout(500)
+    expect(behind.locator("#toast")).to_contain_text("the game changed in another tab")
+    behind.close()

@@ -62,7 +62,7 @@ SeenBoard = Annotated[
     str | None,
     Query(
         max_length=64,
-        description="the play's board the page shows: refused (409) if the cards have moved since",
+        description="the play's board the page shows: refused (409) if the table has changed since",
     ),
 ]
 
@@ -270,6 +270,7 @@ def _verdict_view(
         message=_verdict_message(play, found, budget, guessed) + _way_back_message(play, way),
         undo=way.undo if way is not None and way.status == "won" else None,
         at=play.moves,
+        board=play.board,
     )
 
 

@@ -59,7 +59,7 @@ class MoveRequest(Strict):
     board: str | None = Field(
         None,
         max_length=64,
-        description="the play's board the move was chosen on: refused (409) if the cards have moved since",
+        description="the play's board the move was chosen on: refused (409) if the table has changed since",
     )
 
     @model_validator(mode="after")
@@ -119,7 +119,8 @@ class PlayView(BaseModel):
     )
     version: int = Field(description="bumped by every change: another tab can tell it is behind")
     board: str = Field(
-        description="names where the cards are: send it with a change to have it refused if stale"
+        description="names the table (the cards' places and the moves to redo): send it with a change to have"
+        " it refused if stale"
     )
     moves: int
     redo: int
@@ -170,6 +171,9 @@ class VerdictView(BaseModel):
         " (null if it found none, or the position is not lost)",
     )
     at: int = Field(description="the number of moves of the position it answers for")
+    board: str = Field(
+        description="the play's board (see PlayView) when asked: a page shows the answer only on that table"
+    )
 
 
 class GameStatsView(BaseModel):

@@ -61,14 +61,16 @@ class Play(GameInPlay):
 
     @property
     def board(self) -> str:
-        """A short name of the cards' places: the moves made from the deal, hashed.
+        """A short name of the table a page shows: the moves made from the deal and the moves to redo, hashed.
 
         A page sends it back with a change, so that a change chosen on a table
-        another tab has since changed is refused; unlike the record's version,
-        it stays the same when only a hint is counted or a line is shown.
+        another tab has since changed is refused: the cards moved, or a redo
+        that would make moves the page never showed. Unlike the record's
+        version, it stays the same when only a hint is counted or a line is shown.
         """
-        line = "\n".join(move.text() for move in self.state.move_stack)
-        return hashlib.sha256(line.encode()).hexdigest()[:16]
+        made = "\n".join(move.text() for move in self.state.move_stack)
+        redone = "\n".join(move.text() for move, _ in self.redo)
+        return hashlib.sha256(f"{made}\n\n{redone}".encode()).hexdigest()[:16]
 
     # -- changing ------------------------------------------------------------
 

@@ -263,24 +263,27 @@ async function autoplayNow() {
     toast("autoplay sends home only cards proved safe to send; in this position none can be");
     return;
   }
-  await act("autoplay", "forward");
-  if (page.view && page.view.status === "playing" && !(page.view.last || []).length) {
-    toast("autoplay: no card can go home now");
+  const done = await act("autoplay", "forward");
+  if (done && page.view && page.view.status === "playing" && !(page.view.last || []).length) {
+    toast("autoplay: no card can go home now"); // a refusal was told already, and stays told
   }
 }
 
+/** Ask the server for an action on the play, in turn; whether it was done (a refusal is told). */
 function act(path, motion, query = {}) {
   return inTurn(() => sendAction(path, motion, query));
 }
 
 async function sendAction(path, motion, query) {
-  if (!onTable()) return;
+  if (!onTable()) return false;
   stopShow();
   const params = new URLSearchParams({ board: page.view.board, ...query });
   try {
     show(await post(`/api/plays/${page.view.id}/${path}?${params}`), motion);
+    return true;
   } catch (error) {
     refuse(error);
+    return false;
   }
 }
 
@@ -348,7 +351,7 @@ async function ask(path, thinking) {
   return busy(async () => {
     try {
       const answer = await post(`/api/plays/${id}/${path}`);
-      if (answer.at === page.view.moves && id === page.view.id) return answer;
+      if (answer.board === page.view.board && id === page.view.id) return answer;
       toast("the game moved on while the solver thought: ask again");
       return null;
     } catch (error) {
