@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -99,26 +100,27 @@ def open_database(
     the caller's). A file on storage that cannot be written (a read-only mount)
     is read as it is, when nothing but the file holds the database.
     """
+    connect = partial(
+        _opened, schema=schema, create=create, synchronous=synchronous, wait=wait, shared=shared
+    )
     if path is None:
-        return _opened(":memory:", schema, create, synchronous, wait, shared, uri=False)
+        return connect(":memory:")
     if not create and not path.exists():  # SQLite would make it
         raise DatabaseFileError("there is no such file")
     _check_header(path)
     try:
-        return _opened(_file_name(path), schema, create, synchronous, wait, shared, uri=False)
+        return connect(_file_name(path))
     except sqlite3.OperationalError as error:
         if create or "unable to open" not in str(error) or Path(f"{path}-wal").exists():
             raise
         # SQLite could not make the shared-memory index a WAL database keeps beside
         # it. With no write-ahead log there to read, the file alone is the whole
         # database, to read as one that nothing changes.
-        return _opened(
-            f"{path.absolute().as_uri()}?immutable=1", schema, create, synchronous, wait, shared, uri=True
-        )
+        return connect(f"{path.absolute().as_uri()}?immutable=1", uri=True)
 
 
 def _opened(
-    name: str, schema: Schema, create: bool, synchronous: str, wait: float, shared: bool, *, uri: bool
+    name: str, *, schema: Schema, create: bool, synchronous: str, wait: float, shared: bool, uri: bool = False
 ) -> Opened:
     db = sqlite3.connect(name, uri=uri, timeout=wait, check_same_thread=not shared, isolation_level=None)
     try:
