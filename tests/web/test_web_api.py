@@ -443,9 +443,13 @@ def test_a_change_asked_from_an_old_view_is_refused_and_changes_nothing(client: 
     assert moved["board"] != seen
     refused = move(client, play, 409, move=line[1], board=seen)
     assert refused["detail"].startswith("the game changed in another tab or window")
+    assert refused["play"] == client.get(f"/api/plays/{play}").json(), (
+        "the refusal shows the play as it stands"
+    )
     for action in ("undo", "redo", "restart", "autoplay"):
         answer = client.post(f"/api/plays/{play}/{action}", params={"board": seen})
         assert answer.status_code == 409, (action, answer.text)
+        assert answer.json()["play"]["board"] == moved["board"]
     after = client.get(f"/api/plays/{play}").json()
     assert (after["moves"], after["redo"], after["board"]) == (1, 0, moved["board"])
     post(client, f"/api/plays/{play}/hint")  # counted on the record, but no card moved

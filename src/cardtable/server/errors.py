@@ -31,6 +31,7 @@ from cardtable.core.errors import (
 )
 from cardtable.server.plays import NotFoundError, StaleViewError
 from cardtable.server.solving import SolverBusyError
+from cardtable.server.view import play_view
 from cardtable.store import ConflictError, DamagedRecordError
 
 STATUS: Final[tuple[tuple[type[Exception], int], ...]] = (
@@ -61,7 +62,9 @@ async def _ours(request: Request, error: Exception) -> JSONResponse:
 
 
 def _parts(error: Exception) -> dict[str, Any]:
-    """A refused move's parts a front end may word its own way (:class:`Problem`)."""
+    """A refusal's parts a front end may use its own way (:class:`Problem`)."""
+    if isinstance(error, StaleViewError):
+        return {"play": play_view(error.play).model_dump(mode="json", by_alias=True)}
     if isinstance(error, IllegalMoveError):
         return {"reason": error.reason}
     if isinstance(error, AmbiguousMoveError):

@@ -225,3 +225,6 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = Field(
         None, description="a malformed request (422): every field at fault, where (``loc``) and why (``msg``)"
     )
+    play: PlayView | None = Field(
+        None, description="a change asked for on a stale board (409): the play as it stands now, nothing done"
+    )

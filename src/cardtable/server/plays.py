@@ -21,7 +21,14 @@ class NotFoundError(CardtableError):
 
 
 class StaleViewError(CardtableError):
-    """A change asked for from a view of the play that another tab or window has since changed."""
+    """A change asked for from a view of the play that another tab or window has since changed.
+
+    It carries the play as it stands, so that the answer can show it at once.
+    """
+
+    def __init__(self, message: str, play: Play) -> None:
+        super().__init__(message)
+        self.play = play
 
 
 class Plays:
@@ -66,7 +73,8 @@ class Plays:
             play = self.get(player, play_id)
             if board is not None and board != play.board:
                 raise StaleViewError(
-                    "the game changed in another tab or window: here it is as it stands now; nothing was done"
+                    "the game changed in another tab or window: here it is as it stands now; nothing was done",
+                    play,
                 )
             before = play.kept()
             action(play)

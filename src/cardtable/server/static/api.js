@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.status = status;
     this.reason = problem.reason ?? null;
     this.places = problem.places ?? null;
+    this.play = problem.play ?? null; // a stale board: the play as it stands
   }
 }
 

@@ -185,7 +185,8 @@ function finished(view) {
 function refuse(error) {
   if (!(error instanceof ApiError)) throw error;
   toast(error.message);
-  if (error.status === 409) refresh();
+  if (error.play) show(error.play);
+  else if (error.status === 409) refresh();
   else if (error.status === 404 && page.view) resume(); // the game is gone (a new one began in another tab)
 }
 
