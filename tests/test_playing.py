@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from cardtable import IllegalMoveError, Move, deal, load_game
 from cardtable.core.errors import NothingToDoError
 from cardtable.core.notation import parse_move
-from cardtable.playing import GameInPlay
+from cardtable.playing import Entry, GameInPlay
 from cardtable.solver.prune import safe_home_move
 from helpers import ACEY, FAST, GAME_IDS, LUCIE, all_cards, full_deck, sorted_moves
 
@@ -133,10 +133,10 @@ def act(game: GameInPlay, choice: int) -> None:
 def test_a_game_given_made_moves_replays_them_and_starts_with_no_news() -> None:
     start = deal(load_game("fan"), 1)
     first = sorted_moves(start)[0]
-    game = GameInPlay(start, made=[(first, False)], redo=[])
+    game = GameInPlay(start, made=[Entry(first, False)], redo=[])
     assert game.moves == 1 and game.last == [] and game.refills == []
     with pytest.raises(IllegalMoveError):
-        GameInPlay(deal(load_game("fan"), 1), made=[(Move.redeal(), False)])
+        GameInPlay(deal(load_game("fan"), 1), made=[Entry(Move.redeal(), False)])
 
 
 def fan_deal_with_a_move_that_frees_a_card_home() -> tuple[GameInPlay, Move]:
@@ -168,7 +168,7 @@ def test_a_stored_redo_line_that_begins_with_an_automatic_move_is_redone_as_an_u
     """What a browser's record could hold before: the autoplay a move made again by hand left behind."""
     start = deal(load_game("fan"), 1)
     first, second = sorted_moves(start)[:2]
-    game = GameInPlay(start, made=[(first, False)], redo=[(second, True)])
+    game = GameInPlay(start, made=[Entry(first, False)], redo=[Entry(second, True)])
     game.redo_group()
     assert game.undo_steps() == [1, 1]
 

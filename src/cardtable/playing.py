@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from cardtable.core.cards import Card
 from cardtable.core.errors import NothingToDoError
@@ -29,8 +30,12 @@ from cardtable.core.notation import plural
 from cardtable.core.state import State
 from cardtable.solver.prune import safe_home_move
 
-Entry = tuple[Move, bool]
-"""A move and whether autoplay made it."""
+
+class Entry(NamedTuple):
+    """A move and whether autoplay made it."""
+
+    move: Move
+    auto: bool
 
 
 class GameInPlay:
@@ -135,7 +140,7 @@ class GameInPlay:
         if not self.redo:
             raise NothingToDoError("nothing to redo")
         length = 1
-        while length < len(self.redo) and self.redo[length][1]:
+        while length < len(self.redo) and self.redo[length].auto:
             length += 1
         return self.redo[:length]
 
@@ -160,4 +165,4 @@ class GameInPlay:
 
     def _take_back(self) -> Entry:
         auto = self.auto.pop()
-        return self.state.pop(), auto
+        return Entry(self.state.pop(), auto)

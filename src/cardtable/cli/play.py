@@ -54,7 +54,7 @@ from cardtable.formats import (
 )
 from cardtable.games import find_game, load_game
 from cardtable.interrupts import Terminated, ctrl_c_ignored, ended_as_ctrl_c, signals_reach_the_prompt
-from cardtable.playing import GameInPlay
+from cardtable.playing import Entry, GameInPlay
 from cardtable.render.text import HEADINGS, console, fitting_width, glued, layout, wrap
 from cardtable.solver import Limit, SolveResult, draw, solve
 from cardtable.solver.known import Known
@@ -125,7 +125,7 @@ class Session:
         redo, stale = saved.redo_line(session.state)
         if stale is not None and not save_there:  # a solution's line: not to be cut short unsaid
             raise InvalidSaveError(stale)
-        session.game.redo = [(move, False) for move in redo]
+        session.game.redo = [Entry(move, auto=False) for move in redo]
         if stale is not None:
             after = len(saved.undone) - len(redo) - 1
             left_out = f"it and the {plural(after, 'move')} after it are" if after else "it is"
@@ -195,7 +195,7 @@ class Session:
         Not while moves wait to be redone that a deal would drop: a slip of the
         key must not cost the redo line, which undo cannot bring back.
         """
-        if self.state.can_deal() and self.game.redo and self.game.redo[0][0].kind != DEAL:
+        if self.state.can_deal() and self.game.redo and self.game.redo[0].move.kind != DEAL:
             waiting = plural(len(self.game.redo), "move")
             return Reply(f"Enter alone would deal and drop the {waiting} to redo: type d to deal, or redo")
         if self.state.can_deal():

@@ -147,7 +147,7 @@ class Play(GameInPlay):
 
 def _from_entry(entry: dict[str, Any]) -> Entry:
     """A stored move and whether autoplay made it."""
-    return move_from_dict(entry), bool(entry.get("auto"))
+    return Entry(move_from_dict(entry), bool(entry.get("auto")))
 
 
 def _entry(move: Move, auto: bool) -> dict[str, Any]:
