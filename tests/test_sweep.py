@@ -18,9 +18,10 @@ from cardtable.games import load_game
 from cardtable.solver import Limit, solve
 from cardtable.solver import sweep as sweep_module
 from cardtable.solver import wastes as wastes_module
+from cardtable.solver.realise import DEAL
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
 from cardtable.solver.sweep import FIRST_WIDTH, Sweep, SweepTooLarge
-from cardtable.solver.updown import DEAL, Search, unpack
+from cardtable.solver.updown import Search, unpack
 from cardtable.solver.wastes import BARE, EMPTY, WasteSets, as_keys, each_once
 from helpers import ACEY, FAST, acey_positions
 

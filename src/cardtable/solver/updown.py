@@ -35,7 +35,7 @@ the same rules and the same answers. Its argument, in five parts:
    out, a card leaves the foundations for an empty tableau pile from an unmatched
    top, or as any rank 1..13 from a free pair. These are all the moves the class
    allows, so searching classes loses nothing, and a won line is turned back into
-   real moves by sliding a concrete meeting pair (see :meth:`Search.realise`).
+   real moves by sliding a concrete meeting pair (see :mod:`cardtable.solver.realise`).
 
 3. **The waste is a stack of ranks.** Its future depends only on the ranks it holds,
    bottom to top, and the stock still to come: two positions whose wastes hold the
@@ -72,10 +72,11 @@ the same rules and the same answers. Its argument, in five parts:
    before a card goes onto an empty tableau pile can wait until after it: that
    move touches no foundation, and it needs a pile the lifts left empty in any
    order. Lifts made before a card goes home need be only those of a
-   *pairing* (:func:`pairings`): a lift leaves a top that takes only the rank
-   lifted (an ace pile's ``x`` leaves ``x - 1``, a king pile's ``x`` leaves
-   ``x + 1``), so a card that goes where a lift made room is of that rank, and
-   going onto the tableau instead would put the same ranks in the same places.
+   *pairing* (:func:`~cardtable.solver.foundations.pairings`): a lift leaves a
+   top that takes only the rank lifted (an ace pile's ``x`` leaves ``x - 1``, a
+   king pile's ``x`` leaves ``x + 1``), so a card that goes where a lift made
+   room is of that rank, and going onto the tableau instead would put the same
+   ranks in the same places.
    What lifts can do besides is make an ace top ``a`` and a king top ``b <= a``
    meet, a free pair that takes any rank, by lifting one card of each rank
    ``b..a``; with a free pair already there, any card goes home without them.
@@ -117,10 +118,17 @@ from cardtable.core.errors import InvalidCheckpointError
 from cardtable.core.move import Move
 from cardtable.core.spec import ANY_RANK, NO_BUILD, GameSpec, Kind
 from cardtable.core.state import State
+from cardtable.solver.foundations import (
+    EMPTY_KING_TOP,
+    Foundations,
+    home_classes,
+    lift_classes,
+    normalise,
+    pairings,
+    takes_home,
+)
+from cardtable.solver.realise import DEAL, HOME, LIFT, TABLEAU, TO_TABLEAU, WASTE, Realiser, Step
 from cardtable.solver.sweep import Sweep, SweepTooLarge
-
-Foundations = tuple[int, tuple[int, ...], tuple[int, ...]]
-"""A class of foundation positions: (free meeting pairs, unmatched ace tops, unmatched king tops)."""
 
 Node = tuple[int, int, int, int, int]
 """(reserve heights, cards dealt from the stock, waste, tableau, foundations): a position's fields.
@@ -139,28 +147,13 @@ Check = Callable[[int, int], int]
 Judge = Callable[[list[int], Callable[[], object]], None]
 """Sorts a beam level (keys) in place, most promising first; calls its second argument now and then, which raises when the budget is spent."""
 
-Step = tuple[int, int, int, int]
-"""(what, source, rank, how): one move of the search, turned into real moves by Search.realise."""
-
 STEP_BITS: Final = 14
-"""A :data:`Step` packed into an int, its *code*: what (2 bits), source + 2 (6), rank (4), how (2).
+"""A :data:`~cardtable.solver.realise.Step` packed into an int, its *code*: what (2 bits), source + 2 (6), rank (4), how (2).
 
 No code is 0 (a card home has a rank), so one int can hold several steps, the
 first in the lowest bits: a move of the endgame that sends cards home after it
 (see the module's argument, part 5).
 """
-
-HOME: Final = 0  # a card onto the foundations; source, rank, how (ONTO_*)
-DEAL: Final = 1
-TO_TABLEAU: Final = 2  # a reserve's or the waste's top onto an empty tableau pile
-LIFT: Final = 3  # a foundation card onto an empty tableau pile; rank, how (FROM_*)
-
-WASTE: Final = -1
-TABLEAU: Final = -2  # sources; a reserve is its index 0, 1, ...
-
-ONTO_ACE, ONTO_KING, ONTO_PAIR = 0, 1, 2
-FROM_ACE, FROM_KING, FROM_PAIR = 0, 1, 2
-EMPTY_KING_TOP: Final = 14
 
 _WASTE_CODE: Final = (WASTE + 2) << 2
 """The source's bits of a step code for a card from the waste (see :data:`STEP_BITS`)."""
@@ -193,107 +186,6 @@ def applies(spec: GameSpec) -> bool:
         and spec.redeals == 0
         and all(max(sizes) <= 15 for name, sizes in spec.deal_sizes if name == kinds[Kind.RESERVE].name)
     )
-
-
-def normalise(pairs: int, aces: list[int], kings: list[int]) -> Foundations:
-    """The class's name: match every ace top ``a`` with a king top ``a + 1`` that is free."""
-    unmatched_aces: list[int] = []
-    kings = sorted(kings)
-    for top in sorted(aces):
-        if top + 1 in kings:
-            kings.remove(top + 1)
-            pairs += 1
-        else:
-            unmatched_aces.append(top)
-    return pairs, tuple(unmatched_aces), tuple(kings)
-
-
-ALL_RANKS: Final = (1 << KING + 1) - 2
-"""Bits 1 to 13: every rank."""
-
-
-def takes_home(found: Foundations) -> int:
-    """The ranks a class can take home, bit ``r`` for rank ``r``: a cheap test before :func:`home_classes`."""
-    pairs, aces, kings = found
-    if pairs:
-        return ALL_RANKS
-    mask = 0
-    for top in aces:
-        mask |= 1 << top + 1
-    for top in kings:
-        mask |= 1 << top - 1
-    return mask & ALL_RANKS
-
-
-def _replace(tops: tuple[int, ...], old: int, new: int) -> list[int]:
-    changed = list(tops)
-    changed[changed.index(old)] = new
-    return changed
-
-
-def home_classes(found: Foundations, card: int) -> list[tuple[int, Foundations]]:
-    """Where a card of rank ``card`` can go home: (how, the class after), each class once."""
-    pairs, aces, kings = found
-    outcomes: list[tuple[int, Foundations]] = []
-    if card - 1 in aces:
-        outcomes.append((ONTO_ACE, normalise(pairs, _replace(aces, card - 1, card), list(kings))))
-    if card + 1 in kings:
-        outcomes.append((ONTO_KING, normalise(pairs, list(aces), _replace(kings, card + 1, card))))
-    if pairs:
-        outcomes.append((ONTO_PAIR, normalise(pairs - 1, [*aces, card], [*kings, card])))
-    return _distinct(outcomes)
-
-
-def lift_classes(found: Foundations) -> list[tuple[int, int, Foundations]]:
-    """The cards the foundations can give to an empty tableau pile: (how, rank, class after)."""
-    pairs, aces, kings = found
-    outcomes: list[tuple[int, int, Foundations]] = []
-    for top in sorted(set(aces), reverse=True):
-        if top:
-            outcomes.append((FROM_ACE, top, normalise(pairs, _replace(aces, top, top - 1), list(kings))))
-    for top in sorted(set(kings)):
-        if top < EMPTY_KING_TOP:
-            outcomes.append((FROM_KING, top, normalise(pairs, list(aces), _replace(kings, top, top + 1))))
-    if pairs:
-        for card in range(KING, 0, -1):
-            outcomes.append((FROM_PAIR, card, normalise(pairs - 1, [*aces, card - 1], [*kings, card + 1])))
-    kept: dict[tuple[int, Foundations], int] = {}
-    for how, card, after in outcomes:
-        kept.setdefault((card, after), how)
-    return [(how, card, after) for (card, after), how in kept.items()]
-
-
-def pairings(found: Foundations, spaces: int) -> list[tuple[tuple[int, ...], Foundations]]:
-    """The lifts worth making before a card goes home with the stock out (the module's argument, part 5): (the ranks lifted, the class after) for each.
-
-    None at all when a free pair already takes every rank. Otherwise, for each
-    unmatched ace top ``a`` and king top ``b <= a`` that ``spaces`` empty tableau
-    piles allow, one card of each rank ``b..a`` lifted, so that the two piles meet
-    as a free pair (from the ace pile down to ``b - 1``, or from the king pile up
-    to ``a + 1``, or some of each: the class after is the same).
-    """
-    pairs, aces, kings = found
-    if pairs:
-        return []
-    return [
-        (tuple(range(king, ace + 1)), normalise(1, _without(aces, ace), _without(kings, king)))
-        for ace in sorted(set(aces))
-        for king in sorted(set(kings))
-        if king <= ace and ace + 1 - king <= spaces
-    ]
-
-
-def _without(tops: tuple[int, ...], top: int) -> list[int]:
-    rest = list(tops)
-    rest.remove(top)
-    return rest
-
-
-def _distinct(outcomes: list[tuple[int, Foundations]]) -> list[tuple[int, Foundations]]:
-    kept: dict[Foundations, int] = {}
-    for how, after in outcomes:
-        kept.setdefault(after, how)
-    return [(how, after) for after, how in kept.items()]
 
 
 FIRST_WIDTH: Final = 10
@@ -495,7 +387,7 @@ class Search:
     def home(self, found: int, card: int) -> list[tuple[int, int]]:
         """Where a card of rank ``card`` can go home from class number ``found``, as bits to add: (to a step code, to a key).
 
-        :func:`home_classes` on class numbers, remembered and shifted into place
+        :func:`~cardtable.solver.foundations.home_classes` on class numbers, remembered and shifted into place
         once: the same few come up again and again, on the search's hottest
         paths, which look them up in ``self._homes`` themselves and call this
         only for one not yet seen.
@@ -518,7 +410,7 @@ class Search:
         ]
 
     def lifts(self, found: int) -> list[tuple[int, int, int]]:
-        """:func:`lift_classes` on class numbers, remembered."""
+        """:func:`~cardtable.solver.foundations.lift_classes` on class numbers, remembered."""
         outcomes = self._lifts.get(found)
         if outcomes is None:
             outcomes = self._lifts[found] = [
@@ -527,7 +419,7 @@ class Search:
         return outcomes
 
     def pairings(self, found: int, spaces: int) -> list[tuple[tuple[int, ...], int]]:
-        """:func:`pairings` on class numbers, remembered."""
+        """:func:`~cardtable.solver.foundations.pairings` on class numbers, remembered."""
         outcomes = self._pairings.get(found << 3 | spaces)
         if outcomes is None:
             outcomes = self._pairings[found << 3 | spaces] = [
@@ -714,7 +606,7 @@ class Search:
         return out
 
     def paired(self, key: int) -> list[tuple[tuple[int, ...], int]]:
-        """Each of :func:`pairings` from a position with the stock out: (the ranks lifted, the key after), remembered by its tableau and foundations."""
+        """Each of :func:`~cardtable.solver.foundations.pairings` from a position with the stock out: (the ranks lifted, the key after), remembered by its tableau and foundations."""
         at = self.layout
         high = key >> at.tableau
         lifted = self._paired.get(high)
@@ -1166,64 +1058,9 @@ class Search:
             dead |= seen
         return ending
 
-    # -- back to real moves ---------------------------------------------------
-
     def realise(self, steps: list[Step]) -> list[Move]:
-        """The real moves of ``steps``, each checked by the rules as it is played."""
-        state = self.state.copy()
-        for what, source, card, how in steps:
-            if what == DEAL:
-                state.push_checked(Move.deal())
-            elif what == LIFT:
-                _play(state, self._lift_pile(state, card, how), self._empty_tableau(state))
-            elif what == TO_TABLEAU:
-                _play(state, self._source_pile(state, source, card), self._empty_tableau(state))
-            else:
-                _play(state, self._source_pile(state, source, card), self._home_pile(state, card, how))
-        return state.move_stack
-
-    def _source_pile(self, state: State, source: int, card: int) -> int:
-        if source == WASTE:
-            assert state.plan.waste is not None
-            return state.plan.waste
-        if source == TABLEAU:
-            return next(i for i in self.tableau if state.piles[i] and rank(state.piles[i][-1]) == card)
-        return self.reserves[source]
-
-    def _empty_tableau(self, state: State) -> int:
-        return next(i for i in self.tableau if not state.piles[i])
-
-    def _home_pile(self, state: State, card: int, how: int) -> int:
-        """A foundation that takes ``card`` as ``how`` says, sliding a meeting pair if need be."""
-        if how == ONTO_ACE:
-            return self._pile_of_height(state, self.ace_piles, card - 1)
-        if how == ONTO_KING:
-            return self._pile_of_height(state, self.king_piles, KING - card)
-        return self._slide_pair(state, card - 1)
-
-    def _lift_pile(self, state: State, card: int, how: int) -> int:
-        """A foundation whose top is ``card``, as ``how`` says, sliding a meeting pair if need be."""
-        if how == FROM_ACE:
-            return self._pile_of_height(state, self.ace_piles, card)
-        if how == FROM_KING:
-            return self._pile_of_height(state, self.king_piles, EMPTY_KING_TOP - card)
-        return self._slide_pair(state, card)
-
-    @staticmethod
-    def _pile_of_height(state: State, piles: list[int], height: int) -> int:
-        return next(i for i in piles if len(state.piles[i]) == height)
-
-    def _slide_pair(self, state: State, ace_top: int) -> int:
-        """Slide a meeting pair until its ace pile's top is ``ace_top``; return that ace pile."""
-        piles = state.piles
-        ace, king = next(
-            (a, k) for a in self.ace_piles for k in self.king_piles if len(piles[a]) + len(piles[k]) == KING
-        )
-        while len(piles[ace]) < ace_top:
-            _play(state, king, ace)
-        while len(piles[ace]) > ace_top:
-            _play(state, ace, king)
-        return ace
+        """The real moves of ``steps``, each checked by the rules as it is played (see :mod:`cardtable.solver.realise`)."""
+        return Realiser(self.state, self.reserves, self.tableau, self.ace_piles, self.king_piles).moves(steps)
 
 
 class _Layout:
@@ -1346,7 +1183,3 @@ def _nibbles(values: Iterable[int]) -> int:
 def _unnibble(packed: int, count: int) -> list[int]:
     """The ``count`` numbers :func:`_nibbles` packed, the first first."""
     return [packed >> 4 * shift & 15 for shift in range(count)]
-
-
-def _play(state: State, source: int, target: int) -> None:
-    state.push_checked(state.move_at(source, target))
