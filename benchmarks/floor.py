@@ -209,12 +209,14 @@ def write_together(
 
 def plot_together(parser: argparse.ArgumentParser, path: Path, in_order: list[Status], title: str) -> None:
     """The running winnability of the verdicts together, in deal order."""
-    from cardtable.survey.plot import draw_running  # matplotlib only when a plot is asked for
+    from cardtable.survey.plot import draw_running, picture  # matplotlib only when a plot is asked for
 
     try:
-        draw_running(in_order, title, path)
+        path.write_bytes(picture(draw_running(in_order, title), path))
     except CardtableError as problem:
         parser.error(str(problem))
+    except OSError as problem:
+        parser.error(f"cannot write {str(path)!r}: {(problem.strerror or str(problem)).lower()}")
     print(f"plot written to {path}")
 
 

@@ -29,6 +29,19 @@ def test_report_will_not_write_over_its_database(results: Path, option: str) -> 
     assert results.read_bytes() == before
 
 
+@pytest.mark.parametrize("companion", ["-wal", "-shm", "-journal"])
+def test_report_will_not_write_over_the_files_sqlite_keeps_beside_its_database(
+    results: Path, companion: str
+) -> None:
+    beside = f"{results}{companion}"
+    assert_fails(
+        run("report", "fan", "--db", str(results), "--csv", beside),
+        2,
+        f"the results database's {companion} file",
+    )
+    assert not os.path.exists(beside)
+
+
 def test_report_will_not_write_two_outputs_to_one_file(results: Path, tmp_path: Path) -> None:
     out = str(tmp_path / "out.jsonl")
     assert_fails(

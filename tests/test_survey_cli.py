@@ -630,6 +630,29 @@ def test_solutions_that_cannot_be_written_leave_the_file_as_it_was(surveyed: Pat
         assert_fails(run("report", "fan", "--db", str(db), option, nowhere), f"cannot write {nowhere!r}")
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+def test_a_report_whose_last_file_fails_writes_none_of_them(surveyed: Path, tmp_path: Path) -> None:
+    """The plot and the csv wait for the solutions: a full disk there leaves all three as they were."""
+    plot, rows = tmp_path / "plot.png", tmp_path / "rows.csv"
+    plot.write_bytes(b"the old plot")
+    rows.write_text("the old rows\n")
+    result = run(
+        "report",
+        "fan",
+        "--db",
+        str(surveyed),
+        "--plot",
+        str(plot),
+        "--csv",
+        str(rows),
+        "--solutions",
+        "/dev/full",
+    )
+    assert_fails(result, "cannot write '/dev/full': no space left on device; nothing was written")
+    assert (plot.read_bytes(), rows.read_text()) == (b"the old plot", "the old rows\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "rows.csv"]
+
+
 # -- bad input -----------------------------------------------------------------------
 
 

@@ -228,13 +228,13 @@ def labels_overlap(axes: Axes) -> bool:
     [(300, 1.0, 0.0), (300, 0.05, 0.01), (300, 0.5, 0.02), (300, 0.4, 0.35), (10, 0.5, 0.1)],
 )
 def test_the_plot_shows_the_estimate_at_either_end_with_a_legend_over_no_data(
-    tmp_path: Path, deals: int, won: float, unknown: float
+    deals: int, won: float, unknown: float
 ) -> None:
     surveyed = outcomes(deals, won, unknown)
     verdicts = [o.verdict for o in surveyed]
     for figure in (
-        draw(surveyed, "test", tmp_path / "plot.png"),
-        draw_running(verdicts, "test", tmp_path / "run.png"),
+        draw(surveyed, "test"),
+        draw_running(verdicts, "test"),
     ):
         axes = figure.axes[0]
         low, high = axes.get_ylim()
@@ -250,16 +250,16 @@ def test_the_legend_goes_to_a_corner_the_intervals_leave_clear() -> None:
     assert places == ["lower right", "upper right", None]
 
 
-def test_the_plot_of_all_wins_draws_the_estimate_inside_the_frame(tmp_path: Path) -> None:
-    figure = draw(outcomes(60, 1.0), "test", tmp_path / "plot.png")
+def test_the_plot_of_all_wins_draws_the_estimate_inside_the_frame() -> None:
+    figure = draw(outcomes(60, 1.0), "test")
     axes = figure.axes[0]
     estimate = numpy.asarray(axes.get_lines()[0].get_ydata(), dtype=float)
     assert estimate.max() == 100 < axes.get_ylim()[1]
     assert not legend_covers_data(axes, ["won"] * 60)
 
 
-def test_the_plot_of_one_deal_shows_it(tmp_path: Path) -> None:
-    figure = draw(outcomes(1, 1.0), "test", tmp_path / "plot.png")
+def test_the_plot_of_one_deal_shows_it() -> None:
+    figure = draw(outcomes(1, 1.0), "test")
     estimate, times = figure.axes[:2]
     left, right = estimate.get_xlim()
     assert left < 1 < right
@@ -269,8 +269,18 @@ def test_the_plot_of_one_deal_shows_it(tmp_path: Path) -> None:
     assert not labels_overlap(times)
 
 
-def test_the_plot_of_no_deal_says_so_on_sane_axes(tmp_path: Path) -> None:
-    figure = draw([], "test", tmp_path / "plot.png")
+def test_the_time_histogram_counts_every_deal_the_fastest_and_slowest_too() -> None:
+    # ten to the power of this time's logarithm comes back a rounding above it
+    made = [
+        Outcome(n, "won", s, 100, None, 1, "test")
+        for n, s in enumerate((0.00013162599998395308, 0.3, 7.0), 1)
+    ]
+    _, times = draw(made, "test").axes[:2]
+    assert sum(bar.get_height() for bar in times.patches if isinstance(bar, Rectangle)) == 3
+
+
+def test_the_plot_of_no_deal_says_so_on_sane_axes() -> None:
+    figure = draw([], "test")
     for axes in figure.axes:
         left, right = axes.get_xlim()
         assert left < right

@@ -181,42 +181,93 @@ def _where(path: str) -> str:
 
 
 @contextmanager
-def replaced(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[str]]:
+def replaced(path: str, error: Callable[[str, str], CardtableError]) -> Iterator[IO[str]]:
     """A new file beside ``path`` to write, put in ``path``'s place only once the block is done.
 
     So a save or an export that fails part way, a full disk or a bad line
-    read, leaves whatever ``path`` held before. A file system's complaint
-    becomes ``error(reason)``; anything else raised in the block goes on, the
-    new file removed either way. A ``path`` ending in ``.gz`` is written
-    gzip-compressed (with no name or time stamp, so the same text gives the same
-    bytes), which :func:`read_text` reads back.
+    read, leaves whatever ``path`` held before (see :class:`Staging`, which
+    does this for several files at once).
+    """
+    with Staging(error) as staging, staging.text(path) as file:
+        yield file
+
+
+class Staging:
+    """Files written beside their places, and put in them together once every one is whole.
+
+    Used as a context: the files are put in place as the block ends, or, if
+    it fails, removed, so that every file keeps what it held; anything raised
+    goes on, a file system's complaint as ``error(path, reason)``, ``path``
+    the file it concerns. A ``path`` ending in
+    ``.gz`` is written gzip-compressed (with no name or time stamp, so the same
+    text gives the same bytes), which :func:`read_text` reads back.
 
     Only an ordinary file is replaced. A symbolic link keeps pointing where it
     did: the file it names is replaced. A pipe or a device (``/dev/null``,
-    ``>(wc -l)``) is written to as it is, since it cannot be put back as it was.
+    ``>(wc -l)``) is written to as it is and at once, since it cannot be put
+    back as it was.
     """
-    if is_stream(path):
-        with _streamed(path, error) as file:
+
+    def __init__(self, error: Callable[[str, str], CardtableError]) -> None:
+        self.error = error
+        self._at = ""
+        """The file being written or put in place: the one a file system's complaint concerns."""
+        self._ready: list[tuple[str, str]] = []
+        """(the new file, the file it replaces) for each file written whole."""
+        self._written: list[str] = []
+        """Every new file made, to remove if the block fails."""
+
+    def __enter__(self) -> Staging:
+        return self
+
+    def __exit__(self, kind: object, problem: BaseException | None, trace: object) -> None:
+        try:
+            if problem is None:
+                self._put_in_place()
+                return
+        except OSError as failed:
+            problem = failed
+        self._discard()
+        if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
+            raise self.error(self._at, reason(problem)) from None
+
+    @contextmanager
+    def text(self, path: str) -> Iterator[IO[str]]:
+        """A file to write text into, for ``path``."""
+        with self._raw(path) as raw, _text(raw, path) as file:
             yield file
-        return
-    target = os.path.realpath(path)
-    temporary = None
-    try:
+
+    def data(self, path: str, data: bytes) -> None:
+        """Bytes for ``path``, such as a picture."""
+        with self._raw(path) as raw:
+            raw.write(data)
+
+    @contextmanager
+    def _raw(self, path: str) -> Iterator[IO[bytes]]:
+        self._at = path
+        if is_stream(path):
+            with open(path, "wb") as stream:
+                yield stream
+            return
+        target = os.path.realpath(path)
         with tempfile.NamedTemporaryFile(
             "wb", dir=os.path.dirname(target), suffix=".tmp", delete=False
         ) as raw:
-            temporary = raw.name
-            with _text(raw, path) as file:
-                yield file
-        os.chmod(temporary, _mode_for(target))
-        os.replace(temporary, target)
-    except BaseException as problem:
-        if temporary is not None:
+            self._written.append(raw.name)
+            yield raw
+        self._ready.append((raw.name, target))
+
+    def _put_in_place(self) -> None:
+        for temporary, target in self._ready:
+            os.chmod(temporary, _mode_for(target))
+        for temporary, target in self._ready:
+            self._at = target
+            os.replace(temporary, target)
+
+    def _discard(self) -> None:
+        for temporary in self._written:
             with contextlib.suppress(OSError):
                 os.remove(temporary)
-        if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
-            raise error(reason(problem)) from None
-        raise
 
 
 def is_stream(path: str) -> bool:
@@ -226,16 +277,6 @@ def is_stream(path: str) -> bool:
     except OSError:
         return False
     return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
-
-
-@contextmanager
-def _streamed(path: str, error: Callable[[str], CardtableError]) -> Iterator[IO[str]]:
-    """``path`` opened for writing as it is; a file system's complaint becomes ``error(reason)``."""
-    try:
-        with open(path, "wb") as raw, _text(raw, path) as file:
-            yield file
-    except OSError as problem:
-        raise error(reason(problem)) from None
 
 
 def _text(raw: IO[bytes], path: str) -> io.TextIOWrapper:

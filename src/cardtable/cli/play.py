@@ -572,7 +572,7 @@ def _undo_count(line: str) -> int:
 def _write_whole(path: str, text: str) -> None:
     """Write ``text`` in ``path``'s place, whole or not at all; SaveFailedError if it cannot."""
     with replaced(
-        path, lambda reason: SaveFailedError(f"cannot save to {path!r}: {reason}; nothing was written")
+        path, lambda at, why: SaveFailedError(f"cannot save to {at!r}: {why}; nothing was written")
     ) as file:
         file.write(text)
 

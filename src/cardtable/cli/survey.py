@@ -36,7 +36,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import OptionConflictError, is_stream, replaced
+from cardtable.cli.info import OptionConflictError, Staging, is_stream
 from cardtable.cli.options import Seconds, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
@@ -262,7 +262,11 @@ def report(
     deals = parse_deal_range(deal_range) if deal_range is not None else None
     outputs = {"--plot": plot_path, "--solutions": solutions_path, "--csv": csv_path}
     _check_outputs(_store_path(db), {option: path for option, path in outputs.items() if path is not None})
-    with ResultStore(_store_path(db), create=False) as store, store.snapshot():
+    with (
+        ResultStore(_store_path(db), create=False) as store,
+        store.snapshot(),
+        Staging(_export_error) as staging,
+    ):
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
         held = None if outcomes else _what_is_held(store, spec)  # a mistyped id looks like an empty survey
@@ -270,13 +274,15 @@ def report(
             asked = f" in {deal_range.strip()}" if deal_range is not None else ""
             raise ExportError(f"no deal of {spec.id}{asked} to write: {held}; nothing was written")
         if plot_path is not None:  # first: matplotlib refuses more than a file system does
-            from cardtable.survey.plot import draw  # matplotlib only when a plot is asked for
+            from cardtable.survey.plot import draw, picture  # matplotlib only when a plot is asked for
 
-            draw(outcomes, f"{spec.name}: {_span(outcomes)}", plot_path)
-        written = None if solutions_path is None else write_solutions(store, spec, deals, solutions_path)
+            staging.data(plot_path, picture(draw(outcomes, f"{spec.name}: {_span(outcomes)}"), plot_path))
+        written = (
+            None if solutions_path is None else write_solutions(store, spec, deals, solutions_path, staging)
+        )
         in_csv = None
         if csv_path is not None:
-            in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path)
+            in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path, staging)
     summary = summarize(outcomes)
     if as_json:
         out = report_json(spec, store.path, deals, summary, settings)
@@ -326,14 +332,16 @@ class Written:
     without_line: int
 
 
-def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, path: str) -> Written:
-    """Write the wins kept in ``store`` as solutions, one JSON line each, by deal number; all or nothing.
+def write_solutions(
+    store: ResultStore, spec: GameSpec, deals: range | None, path: str, staging: Staging
+) -> Written:
+    """Write the wins kept in ``store`` as solutions, one JSON line each, by deal number, in ``path`` (see :func:`_exported`).
 
     Each is the deal, ``won``, its moves and what the search cost, so that a
     checker needs nothing of ours: the deal is dealt again from its number.
     """
     count = 0
-    with _exported(path) as file:
+    with _exported(path, staging) as file:
         for outcome in store.lines(spec.id, spec.rules_version, deals):
             assert outcome.line is not None
             try:
@@ -349,7 +357,15 @@ def write_solutions(store: ResultStore, spec: GameSpec, deals: range | None, pat
 
 
 class ExportError(CardtableError):
-    """A file of ``report --solutions`` or ``--csv`` could not be written: nothing was."""
+    """A file of ``report --plot``, ``--solutions`` or ``--csv`` could not be written: none was."""
+
+
+def _export_error(path: str, why: str) -> ExportError:
+    return ExportError(f"cannot write {path!r}: {why}; nothing was written")
+
+
+SQLITE_COMPANIONS: Final = ("-wal", "-shm", "-journal")
+"""The files SQLite keeps beside a database while it works on it."""
 
 
 def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
@@ -361,6 +377,8 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
             f"--plot {plot!r} has no file type: give a name such as plot.png, plot.svg or plot.pdf"
         )
     seen = {_identity(db): "the results database"}
+    for companion in SQLITE_COMPANIONS:  # SQLite's own files beside it, which it would delete or read back
+        seen[_identity(Path(f"{db}{companion}"))] = f"the results database's {companion} file"
     for option, path in outputs.items():
         where = _identity(Path(path))
         if where in seen:
@@ -384,20 +402,18 @@ def _identity(path: Path) -> tuple[int, int] | Path:
 
 
 @contextmanager
-def _exported(path: str) -> Iterator[IO[str]]:
-    """A file that ``report`` writes, in ``path``'s place only once it is whole; ``-``, standard output."""
+def _exported(path: str, staging: Staging) -> Iterator[IO[str]]:
+    """A file that ``report`` writes, put in ``path``'s place with the others once all are whole; ``-``, standard output."""
     if path == STDOUT:
         yield click.get_text_stream("stdout")
         return
-    with replaced(
-        path, lambda reason: ExportError(f"cannot write {path!r}: {reason}; nothing was written")
-    ) as file:
+    with staging.text(path) as file:
         yield file
 
 
-def write_csv(rows: list[tuple[object, ...]], path: str) -> int:
-    """Write the results as CSV with a header, a deal a row, all or nothing; how many deals."""
-    with _exported(path) as file:
+def write_csv(rows: list[tuple[object, ...]], path: str, staging: Staging) -> int:
+    """Write the results as CSV with a header, a deal a row, in ``path`` (see :func:`_exported`); how many deals."""
+    with _exported(path, staging) as file:
         out = csv.writer(file, lineterminator="\n")
         out.writerow(ROW_COLUMNS)
         out.writerows(rows)

@@ -7,6 +7,7 @@ asked for.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from cardtable.core.errors import CardtableError, reason
+from cardtable.core.errors import CardtableError
 from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.stats import Winnability, running
 from cardtable.survey.task import Outcome
@@ -34,40 +35,46 @@ FEWEST_DECADES: Final = 2.0
 
 
 class PlotError(CardtableError):
-    """A plot that cannot be written: no such directory, a format matplotlib does not know."""
+    """A plot that cannot be drawn: a file type matplotlib does not know."""
 
 
-def draw(outcomes: Sequence[Outcome], title: str, path: str | Path) -> Figure:
-    """Save the two panels for ``outcomes`` (in deal order) to ``path``; the suffix picks the format.
-
-    The figure is returned, drawn, for a caller (a test) that looks at what is where.
-    """
-    figure = Figure(figsize=(10, 4.2), layout="constrained")
+def draw(outcomes: Sequence[Outcome], title: str) -> Figure:
+    """The two panels for ``outcomes`` (in deal order): the running winnability and the solve times."""
+    figure = _figure((10, 4.2), title)
     left, right = figure.subplots(1, 2, width_ratios=(3, 2))
     _running(left, [outcome.verdict for outcome in outcomes])
     _histogram(right, outcomes)
-    _save(figure, title, path)
     return figure
 
 
-def draw_running(verdicts: Sequence[Status], title: str, path: str | Path) -> Figure:
-    """Save the running winnability alone for ``verdicts`` (in deal order): for verdicts that several runs gave together, which have no one solve time."""
-    figure = Figure(figsize=(6.5, 4.2), layout="constrained")
+def draw_running(verdicts: Sequence[Status], title: str) -> Figure:
+    """The running winnability alone for ``verdicts`` (in deal order): for verdicts that several runs gave together, which have no one solve time."""
+    figure = _figure((6.5, 4.2), title)
     _running(figure.subplots(), verdicts)
-    _save(figure, title, path)
     return figure
 
 
-def _save(figure: Figure, title: str, path: str | Path) -> None:
+def _figure(size: tuple[float, float], title: str) -> Figure:
+    figure = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(figure)
     figure.suptitle(title)
+    return figure
+
+
+def picture(figure: Figure, path: str | Path) -> bytes:
+    """``figure`` in the file type that ``path``'s suffix names, to be written there; PlotError if matplotlib has no such type.
+
+    It is drawn in memory, so that a file is written only whole (see
+    :class:`cardtable.cli.info.Staging`) and a type refused leaves it untouched.
+    """
+    kind = Path(path).suffix.lstrip(".").lower()
+    drawn = io.BytesIO()
     try:
-        figure.savefig(path, dpi=110)
-    except OSError as error:
-        raise PlotError(f"cannot write the plot {str(path)!r}: {reason(error)}") from None
+        figure.savefig(drawn, format=kind, dpi=110)
     except ValueError as error:  # a file type matplotlib does not write
         words = str(error)
         raise PlotError(f"cannot write the plot {str(path)!r}: {words[:1].lower()}{words[1:]}") from None
+    return drawn.getvalue()
 
 
 def _running(axes: Axes, verdicts: Sequence[Status]) -> None:
@@ -176,8 +183,12 @@ def _histogram(axes: Axes, outcomes: Sequence[Outcome]) -> None:
 
 
 def _decades(shortest: float, longest: float) -> tuple[float, float]:
-    """The histogram's ends as powers of ten: the times', widened about their middle to :data:`FEWEST_DECADES`."""
-    low, high = math.log10(shortest), math.log10(longest) + 1e-9
+    """The histogram's ends as powers of ten: the times', widened about their middle to :data:`FEWEST_DECADES`.
+
+    A hair wider than the times themselves: ten to the power of a time's
+    logarithm may come back a rounding above it, and leave that deal out.
+    """
+    low, high = math.log10(shortest) - 1e-9, math.log10(longest) + 1e-9
     if high - low < FEWEST_DECADES:
         middle = (low + high) / 2
         low, high = middle - FEWEST_DECADES / 2, middle + FEWEST_DECADES / 2
