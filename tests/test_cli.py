@@ -160,10 +160,14 @@ def test_unknown_games_and_options_fail_in_one_line(args: tuple[str, ...], words
 
 
 def pile_lines(output: str) -> dict[str, str]:
-    """The layout's pile lines by their code: ``{'t0': '9♣  2♦ ...'}``."""
-    lines = {}
+    """The layout's pile lines by their code: ``{'t0': '9♣  2♦ ...'}``; a foundation's, its direction and top."""
+    lines: dict[str, str] = {}
     for line in output.splitlines():
-        if line.startswith("  "):
+        if line.startswith(("  up from A", "  down from K")):
+            direction, _, row = line.strip().partition("  ")
+            cells = row.split()
+            lines |= {code: f"{top} {direction}" for code, top in zip(cells[::2], cells[1::2])}
+        elif line.startswith("  "):
             code, _, rest = line.strip().partition(" ")
             lines[code] = rest.strip()
     return lines
@@ -192,6 +196,7 @@ def test_deal_shows_acey_reserves_fully_the_stock_count_and_the_waste_top() -> N
     assert lines["s"] == "66 cards"
     assert lines["w"] == "--"
     assert [lines[f"f{i}"].split()[-1] for i in range(8)] == ["A"] * 4 + ["K"] * 4
+    assert [lines[f"f{i}"].split()[0] for i in range(8)] == ["A♣", "A♦", "A♥", "A♠", "K♣", "K♦", "K♥", "K♠"]
 
 
 def test_deal_shows_lucies_redeals_left() -> None:

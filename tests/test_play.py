@@ -346,8 +346,12 @@ def test_the_replay_hint_quotes_an_id_with_options() -> None:
 
 def test_without_a_number_a_random_deal_is_drawn_and_shown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(secrets, "randbelow", lambda n: 41)
-    first = play("fan", lines=[]).output.splitlines()[0]
-    assert first == "fan deal 42: play it again with cardtable play fan 42. Type help for the moves."
+    lines = play("fan", lines=[]).output.splitlines()
+    footer = next(i for i, line in enumerate(lines) if line.startswith("On the foundations"))
+    assert lines[0] == "Fan · deal 42", "the table first, its title naming the deal"
+    assert (
+        lines[footer + 1] == "fan deal 42: play it again with cardtable play fan 42. Type help for the moves."
+    )
     monkeypatch.undo()
     match = re.search(r"deal (\d+):", play("fan", lines=[]).output)
     assert match is not None and 1 <= int(match.group(1)) <= 2**31 - 1
@@ -630,9 +634,7 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     kept = solution.read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     stepped = play(str(solution), lines=["redo", "redo", "save", "q"]).output
-    assert stepped.startswith(
-        f"fan deal 1 with the 79 moves of {solution} to step through with redo: play it"
-    )
+    assert f"\nfan deal 1 with the 79 moves of {solution} to step through with redo: play it" in stepped
     assert "again: t10 f0" in stepped and "again: t1 t6" in stepped
     assert "saved after 2 moves to fan-1.json;" in stepped
     assert "You won fan deal 1 in 79 moves!" in play(str(solution), lines=["redo"] * 79).output
@@ -641,7 +643,7 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     position_file.write_text(
         CliRunner().invoke(main, ["deal", "fan", "2", "--json"]).output, encoding="utf-8"
     )
-    assert play(str(position_file), lines=["q"]).output.startswith("fan deal 2: play it again")
+    assert "\nfan deal 2: play it again" in play(str(position_file), lines=["q"]).output
 
 
 def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

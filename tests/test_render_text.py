@@ -67,6 +67,26 @@ def test_a_long_reserve_goes_on_under_its_first_card_and_never_splits_one(width:
     assert " ".join(rows).split() == ["r0", *first, "r1", *second]
 
 
+@pytest.mark.parametrize("width", [80, 30])
+def test_the_foundations_share_a_line_for_each_direction_and_go_on_under_their_first(width: int) -> None:
+    state = deal(load_game("acey-and-kingsley"), 13)
+    lines = layout(state, width).plain.splitlines()
+    assert fits("\n".join(lines), width)
+    rows = lines[lines.index("Foundations") + 1 : lines.index("Reserves")]
+    up = rows.index(next(row for row in rows if row.startswith("  down from K")))
+    assert rows[0].startswith("  up from A   ") and rows[0].split()[3:5] == ["f0", "A♣"]
+    assert all(row.startswith(" " * len("  down from K  ")) for row in rows[1:up] + rows[up + 1 :])
+    assert " ".join(rows[up:]).split()[3:] == ["f4", "K♣", "f5", "K♦", "f6", "K♥", "f7", "K♠"]
+    assert len(rows) == (2 if width == 80 else 8)
+
+
+def test_a_game_and_its_last_message_fit_a_terminal_of_24_lines() -> None:
+    for game in ("alexander-the-great", "acey-and-kingsley"):
+        assert len(layout(deal(load_game(game), 1), 80).plain.splitlines()) <= 22
+    for game in ("fan", "alexander-the-great-lucie"):  # 18 fans: the title may go above the window
+        assert len(layout(deal(load_game(game), 1), 80).plain.splitlines()) <= 23
+
+
 def test_a_wide_layout_keeps_one_pile_a_line() -> None:
     state = deal(load_game("acey-and-kingsley"), 13)
     assert layout(state, 80).plain == layout(state).plain

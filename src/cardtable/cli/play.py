@@ -621,10 +621,9 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
     the signal's code. Whatever ends the session, an error included (a terminal
     gone in the middle of a line), the game is kept.
     """
-    _say(out, session.greeting())
     stop: KeyboardInterrupt | None = None
     try:
-        _show(session, out)
+        _show(session, out, session.greeting())
         _answer(session, read, out)
     except KeyboardInterrupt as interrupted:
         stop = interrupted
@@ -650,13 +649,12 @@ def _answer(session: Session, read: Callable[[str], str | None], out: Console) -
             _leave(session, out)
             return
         reply = session.handle(line)
-        if reply.message:
-            if reply.table:
-                out.print(reply.message, soft_wrap=True)
-            else:
-                _say(out, reply.message)
         if reply.redraw:
-            _show(session, out)
+            _show(session, out, reply.message)
+        elif reply.table:
+            out.print(reply.message, soft_wrap=True)
+        elif reply.message:
+            _say(out, reply.message)
         if reply.quit:
             return
 
@@ -708,8 +706,14 @@ def _keep(session: Session, out: Console) -> None:
         _say(out, str(error))
 
 
-def _show(session: Session, out: Console) -> None:
+def _show(session: Session, out: Console, message: str) -> None:
+    """The table, then what the latest line did and what the game's state asks for, next to the prompt.
+
+    The table comes first, so that on a terminal of 24 lines the message is never scrolled away by it.
+    """
     out.print(layout(session.state, fitting_width(out)))
+    if message:
+        _say(out, message)
     status = session.status()
     if status is not None:
         _say(out, status)

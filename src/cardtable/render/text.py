@@ -1,10 +1,11 @@
 """The layout as rich text: every card of every fan, red cards in red, one pile a line.
 
 ``cardtable deal`` and ``cardtable play`` draw with this one function, so what a
-player sees while playing is what ``deal`` shows. Each pile line starts with the
-pile's code in the terminal notation (``t3``, ``f0``, ``w``), so the picture
-doubles as the key to what to type. Cards run bottom to top, left to right: the
-last card of a line is the one that plays.
+player sees while playing is what ``deal`` shows. Each pile starts with its code
+in the terminal notation (``t3``, ``f0``, ``w``), so the picture doubles as the
+key to what to type. Cards run bottom to top, left to right: the last card of a
+line is the one that plays. The foundations, which show only their tops, share
+a line for each direction, so that a whole game fits a terminal of 24 lines.
 
 On a terminal every line fits its width: a pile too long for it goes on below,
 under its first card, and never splits a card; prose wraps between words
@@ -74,6 +75,9 @@ def layout(state: State, width: int | None = None) -> Text:
     out = Text(wrap(_title(state), width) + "\n")
     for group in state.spec.groups:
         out.append(HEADINGS.get(group.name, group.name.capitalize()) + "\n", style="bold")
+        if group.kind is Kind.FOUNDATION:
+            out.append_text(_foundations(state, group, width))
+            continue
         for index, pile in enumerate(state.group(group.name)):
             out.append_text(_pile_line(state, group, PileId(group.name, index), pile, width))
             out.append("\n")
@@ -93,13 +97,38 @@ def _title(state: State) -> str:
     return " · ".join(parts)
 
 
+DIRECTIONS: Final = ("up from A", "down from K")
+DIRECTION: Final = 2 + max(map(len, DIRECTIONS)) + 2
+"""Columns before a row of foundations: the direction they build, indented and padded."""
+
+
+def _foundations(state: State, group: PileGroup, width: int | None) -> Text:
+    """A line for each direction the foundations build, each foundation's code and top card along it."""
+    out = Text()
+    for up, direction in zip((True, False), DIRECTIONS):
+        cells = [
+            Text(pile_code(state, PileId(group.name, index)).ljust(FOUNDATION_CODE)).append_text(
+                _cell(pile[-1] if pile else None, top=True)
+            )
+            for index, pile in enumerate(state.group(group.name))
+            if group.builds_up(index) == up
+        ]
+        if cells:
+            out.append(f"  {direction}".ljust(DIRECTION), style="dim")
+            out.append_text(_row(cells, DIRECTION, FOUNDATION_CELL, width))
+            out.append("\n")
+    return out
+
+
+FOUNDATION_CODE: Final = 3  # "f0" and a space
+FOUNDATION_CELL: Final = FOUNDATION_CODE + CELL + 2
+"""A foundation's code and top card, and the gap to the next: a row keeps them apart."""
+
+
 def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card], width: int | None) -> Text:
-    """The pile's code, then its cards (or its top, count or direction); a long run of cards fitted to ``width``."""
+    """The pile's code, then its cards (or its top or count); a long run of cards fitted to ``width``."""
     line = Text(f"  {pile_code(state, pid)}".ljust(CODE))
-    if group.kind is Kind.FOUNDATION:
-        line.append_text(_cell(pile[-1] if pile else None, top=True))
-        line.append("up from A" if group.builds_up(pid.index) else "down from K", style="dim")
-    elif group.kind is Kind.STOCK:
+    if group.kind is Kind.STOCK:
         line.append_text(Text(plural(len(pile), "card")) if pile else _cell(None, top=True))
     elif group.kind is Kind.WASTE:
         line.append_text(_cell(pile[-1] if pile else None, top=True))
@@ -113,17 +142,24 @@ def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card]
 
 
 def _cards(pile: Sequence[Card], width: int | None) -> Text:
-    """Every card, bottom first; rows of as many as fit in ``width`` after the code, the later ones indented."""
-    cells = [_cell(card, top=position == len(pile) - 1) for position, card in enumerate(pile)]
-    # A row's last cell loses its space, so a row of n cells takes CODE + n * CELL - 1 columns at most.
-    per_row = len(cells) if width is None else max(1, (width - CODE + 1) // CELL)
+    """Every card, bottom first, after the code: rows of as many as fit in ``width``."""
+    return _row(
+        [_cell(card, top=position == len(pile) - 1) for position, card in enumerate(pile)], CODE, CELL, width
+    )
+
+
+def _row(cells: list[Text], indent: int, size: int, width: int | None) -> Text:
+    """Cells of ``size`` columns after ``indent`` ones: as many a line as fit in ``width``, the later lines indented."""
+    # A line's last cell loses its trailing spaces, so n cells take at most indent + n * size - 1 columns.
+    per_row = len(cells) if width is None else max(1, (width - indent + 1) // size)
     out = Text()
     for start in range(0, len(cells), per_row):
         if start:
             out.rstrip()
-            out.append("\n" + " " * CODE)
+            out.append("\n" + " " * indent)
         for cell in cells[start : start + per_row]:
-            out.append_text(cell)
+            out.append_text(cell.copy().append(" " * (size - cell.cell_len)))
+    out.rstrip()
     return out
 
 
