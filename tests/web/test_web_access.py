@@ -87,6 +87,38 @@ def test_slash_on_a_narrow_screen_opens_the_menu_that_holds_the_move_box(
         context.close()
 
 
+def test_a_phone_s_toast_takes_the_screen_s_width_and_a_tap_on_the_felt_puts_a_pick_down(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server.url
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"/?game={ACEY}&deal=7")
+        table_at(page, moves=0, game=ACEY, deal=7)
+        expect(page.get_by_role("button", name="More controls")).to_be_visible()
+        expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("^Acey and Kingsley · deal 7"))
+        page.locator('#table .card.top[data-pile="reserve/1"]').tap()
+        expect(page.locator("#table .card.selected")).to_have_count(1)
+        box = page.locator("#table").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] - 4, box["y"] + box["height"] - 4
+        assert page.evaluate(f"document.elementFromPoint({x}, {y}).closest('[data-pile]')") is None, "felt"
+        page.touchscreen.tap(x, y)
+        expect(page.locator("#table .card.selected")).to_have_count(0)
+        table_at(page, moves=0)
+        page.locator("body").press("/")
+        page.keyboard.type("help")
+        page.keyboard.press("Enter")
+        toast = page.locator("#toast")
+        expect(toast).to_be_visible()
+        shown = toast.bounding_box()
+        assert shown is not None and shown["width"] > 0.8 * 390, shown
+    finally:
+        context.close()
+
+
 def test_the_table_plays_from_the_keyboard(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
     page.uncheck("#autoplay")
@@ -104,6 +136,22 @@ def test_the_table_plays_from_the_keyboard(page: Page) -> None:
         "aria-label", "foundation f2, 2 cards, top queen of clubs, builds down from king"
     )
     expect(page.locator('#table .slot[data-pile="foundation/2"]')).to_be_focused()
+
+
+def test_a_pick_is_told_and_a_slow_second_enter_sends_the_card_home(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    page.uncheck("#autoplay")
+    slot = page.locator('#table .slot[data-pile="fan/5"]')
+    slot.focus()
+    page.keyboard.press("Enter")
+    expect(slot).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#said")).to_have_text(
+        re.compile(r"^picked Q♣ from t5: it can go to f2 or t11; Enter again")
+    )
+    page.wait_for_timeout(800)  # far slower than a double-click: a keyboard player need not hurry
+    page.keyboard.press("Enter")
+    table_at(page, moves=1)
+    expect(page.locator("#said")).to_contain_text("played: Q♣: t5 f2")
 
 
 def test_the_table_is_one_stop_of_tab(page: Page) -> None:

@@ -38,7 +38,10 @@ const table = new Table($("table"), {
   drop: (from, to, card, started) => playMove({ move: { from, to, card } }, started),
   smart: sendHome,
   deal: (started) => playMove({ move: { deal: "stock" } }, started),
-  select: () => table.clearMarks("hint", "hint-target"),
+  select: (pileId) => {
+    table.clearMarks("hint", "hint-target");
+    $("said").textContent = pickWords(pileId);
+  },
 });
 page.table = table;
 
@@ -103,6 +106,16 @@ function say(view, motion, refill) {
   const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
   const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
   $("said").textContent = [done, refill, end].filter(Boolean).join(". ");
+}
+
+/** What a pick means, for a screen reader, which cannot see the rings: "picked 10♦ from t1: it can go
+ *  to t8 or f2", or that it cannot move now. */
+function pickWords(pileId) {
+  const pile = page.view.piles.find((p) => p.id === pileId);
+  const places = page.view.legal.filter((m) => m.kind === "card" && m.from === pileId).map((m) => m.text.split(" ")[1]);
+  const card = pile.cards.length ? cardText(pile.cards[pile.cards.length - 1]) : "the top card";
+  const where = places.length ? `it can go to ${[...new Set(places)].join(" or ")}` : "it cannot move now";
+  return `picked ${card} from ${pile.code}: ${where}; Enter again sends it home or to its one place`;
 }
 
 /** What the stock put, on its own, into the piles the latest moves emptied (Acey and Kingsley), as the

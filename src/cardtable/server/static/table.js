@@ -260,10 +260,12 @@ export class Table {
     this.unselect();
     this.selected = pileId;
     this.mark(pileId, "selected");
+    this.slot(pileId)?.setAttribute("aria-pressed", "true");
     this.showTargets(pileId);
   }
 
   unselect() {
+    if (this.selected) this.slot(this.selected)?.removeAttribute("aria-pressed");
     this.selected = null;
     this.clearMarks("selected", "target");
   }
@@ -281,12 +283,14 @@ export class Table {
 
   // -- the keyboard ----------------------------------------------------------
 
-  /** Enter or Space on a pile is a click on it; the arrow keys go to the pile before or after. */
+  /** Enter or Space on a pile is a click on it, and on the pile just picked, a double-click
+   *  however slow (a keyboard player need not hurry); the arrow keys go to the pile before or after. */
   key(e) {
     const pileId = e.target.classList.contains("slot") ? e.target.dataset.pile : null;
     if (!pileId || e.ctrlKey || e.altKey || e.metaKey) return;
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
+      if (this.selected === pileId) this.lastClick = { pile: pileId, at: performance.now() };
       this.click(pileId, performance.now());
     } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
       e.preventDefault();
@@ -326,7 +330,10 @@ export class Table {
   down(e) {
     if (e.button !== 0 || !this.view) return;
     const pileId = this.pileAt(e.target);
-    if (!pileId) return;
+    if (!pileId) {
+      this.unselect(); // a tap on the felt puts a picked card down: a phone has no Escape
+      return;
+    }
     const pile = this.pile(pileId);
     const el = pile && pile.group !== "stock" ? this.topCard(pileId) : null;
     this.press = { pileId, el, x: e.clientX, y: e.clientY, dragging: false, id: e.pointerId };
