@@ -207,8 +207,9 @@ def test_ctrl_c_while_a_hint_looks_back_ends_it_as_interrupted_with_exit_code_13
     verdict = re.compile(rb"interrupted before the solver found how far back it still could")
     live = re.compile(rb"solving the position \d+ moves? back: [\d,]+ positions")
     shown, code = stopped_on_a_terminal(["hint", lost], live, verdict)
-    assert verdict.search(shown), shown
-    assert b"no move wins from here: this position can no longer be won;" in shown
+    words = b" ".join(shown.split())  # wrapped to the terminal's width
+    assert verdict.search(words), shown
+    assert b"no move wins from here: this position can no longer be won;" in words
     assert code == 130
 
 
@@ -252,7 +253,31 @@ def test_a_solved_line_shows_the_fans_each_redeal_deals() -> None:
             fans = [" ".join(card_symbol(card) for card in fan) for fan in board.group("fan")]
             block = result.output.split(f"{number}. redeal\n", 1)[1].splitlines()
             assert block[0] == "   the fans are now:"
-            assert [line.split(None, 1) for line in block[1 : len(fans) + 1]] == [
-                [f"t{i}", fan] for i, fan in enumerate(fans)
+            assert [line.split() for line in block[1 : len(fans) + 1]] == [
+                [f"t{i}", *fan.split()] for i, fan in enumerate(fans)
             ]
     assert redeals, "deal 1's line goes through a redeal"
+
+
+def shown_on_a_terminal(columns: int, *args: str) -> list[str]:
+    """The lines ``cardtable ARGS`` shows on a terminal ``columns`` wide, once it has ended."""
+    pid, terminal = on_a_terminal(columns, *args)
+    shown = read_until(terminal, re.compile(rb"(?!)"), seconds=20)  # until the terminal closes
+    assert exit_code(pid) == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown.decode("utf-8").replace("\r", ""))
+    return [line for line in text.split("\n") if line.strip()]
+
+
+def test_games_rules_and_a_solved_line_fit_a_narrow_terminal_without_splitting_a_word_or_a_move() -> None:
+    games = shown_on_a_terminal(50, "games")
+    assert all(len(line) <= 50 for line in games)
+    assert games[1].startswith(" " * len("alexander-the-great-lucie  ")), "going on under the name"
+    rules = shown_on_a_terminal(60, "rules", "acey-and-kingsley")
+    assert all(len(line) <= 60 for line in rules)
+    assert "- the top of a reserve, a tableau pile, the waste or a" in rules, "a list item filled again"
+    assert " ".join(rules).split() == run("rules", "acey-and-kingsley").output.split(), "every word, in order"
+    solved = [line for line in shown_on_a_terminal(40, "solve", "fan", "3") if re.match(r"\s*\d+\. ", line)]
+    assert all(len(line) <= 40 for line in solved)
+    cells = [cell for line in solved for cell in re.split(r"(?<=\S)\s{3,}(?=\d)", line.strip())]
+    assert cells[:3] == ["1. t6 f0 A♣", "2. t1 f0 2♣", "3. t9 t6 3♠"], "each move whole, with its card"
+    assert len(cells) == 65

@@ -16,6 +16,7 @@ import io
 import itertools
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
@@ -43,7 +44,7 @@ from cardtable.formats import (
 )
 from cardtable.games import GAMES, find_game, load_game, options_note
 from cardtable.interop import solvitaire
-from cardtable.render.text import console, fitting_width, layout
+from cardtable.render.text import console, fitting_width, layout, reflow, wrap
 
 STDIN: Final = "-"
 GZIP_MAGIC: Final = b"\x1f\x8b"
@@ -326,12 +327,27 @@ def sorted_lines(lines: list[str]) -> list[str]:
 # -- the commands ---------------------------------------------------------------
 
 
+RULES_WIDTH: Final = 80
+"""The width the rules are written in: a terminal at least this wide shows them as they are."""
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal standard output goes to, or None for a file or a pipe, which keep whole lines."""
+    return shutil.get_terminal_size().columns if click.get_text_stream("stdout").isatty() else None
+
+
+def echo_fitted(text: str) -> None:
+    """Print prose, on a terminal wrapped between words to its width: the terminal would cut words in two."""
+    click.echo(wrap(text, terminal_width()))
+
+
 @click.command()
 def games() -> None:
-    """List the games: id, name and a one-line summary."""
+    """List the games: id, name and a one-line summary (on a narrow terminal, going on under the name)."""
     width = max(len(game_id) for game_id in GAMES)
     for spec in GAMES.values():
-        click.echo(f"{spec.id.ljust(width)}  {spec.name}: {spec.summary}")
+        line = wrap(f"  {spec.id.ljust(width)}  {spec.name}: {spec.summary}", terminal_width())
+        click.echo("\n".join(part[2:] for part in line.split("\n")))  # wrapped as an indented list
 
 
 @click.command()
@@ -343,10 +359,10 @@ def rules(game: str) -> None:
     """
     spec = load_game(game)
     title, _, rest = spec.rules.rstrip("\n").partition("\n")
-    click.echo(title)
-    if (note := options_note(spec)) is not None:
-        click.echo(f"\n{textwrap.fill(note, width=80)}")
-    click.echo(rest)
+    note = options_note(spec)
+    text = title + ("" if note is None else f"\n\n{textwrap.fill(note, width=80)}") + f"\n{rest}"
+    width = terminal_width()
+    click.echo(reflow(text, width) if width is not None and width < RULES_WIDTH else text)
 
 
 DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ from cardtable.cli.info import (
     STDIN,
     DealNumberCommand,
     OptionConflictError,
+    echo_fitted,
     numbered_deal,
     position,
     position_label,
@@ -29,7 +31,7 @@ from cardtable.cli.info import (
 )
 from cardtable.cli.options import Seconds, position_count
 from cardtable.core.cards import card_symbol
-from cardtable.core.move import REDEAL, Move, PileId
+from cardtable.core.move import CARD, REDEAL, Move, PileId
 from cardtable.core.notation import move_text, pile_code, plural
 from cardtable.core.state import State
 from cardtable.formats import Solution, read_position
@@ -95,28 +97,54 @@ def _names_a_deal(game: str, number: str) -> bool:
     return find_game(game) is not None or (number.isdigit() and not os_path.exists(number))
 
 
-def notation_lines(state: State, moves: list[Move]) -> str:
-    """The moves in the terminal notation, numbered, replayed from ``state``, a few to a line.
+def notation_lines(state: State, moves: list[Move], width: int | None = None) -> str:
+    """The moves in the terminal notation, numbered, with the card each moves, replayed from ``state``.
 
-    A redeal ends its line and is followed by the fans it deals, one a line,
-    since the moves after it name piles of the new fans.
+    They stand in columns, as many to a line as fit ``width`` (the terminal's,
+    at most :data:`LINE_WIDTH`), and never split: a player replaying them by
+    hand can check each card. A redeal ends its line and is followed by the fans
+    it deals, one a line, since the moves after it name piles of the new fans.
     """
+    width = width or _line_width()
     board = state.copy()
+    digits = len(str(len(moves)))
     out: list[str] = []
     items: list[str] = []
     for number, move in enumerate(moves, 1):
-        items.append(f"{number}. {move_text(board, move)}")
+        card = f" {card_symbol(move.card)}" if move.kind == CARD and move.card is not None else ""
+        items.append(f"{number:>{digits}}. {move_text(board, move)}{card}")
         board.push(move)
         if move.kind == REDEAL:
-            out += [_wrap(items), "   the fans are now:"]
+            out += [_columns(items, width), "   the fans are now:"]
             fans = board.spec.groups[-1]
             for index, fan in enumerate(board.group(fans.name)):
                 code = pile_code(board, PileId(fans.name, index))
-                out.append(f"     {code:<4} {' '.join(card_symbol(card) for card in fan)}")
+                out.append(f"     {code:<4} {' '.join(card_symbol(card).ljust(3) for card in fan)}".rstrip())
             items = []
     if items:
-        out.append(_wrap(items))
+        out.append(_columns(items, width))
     return "\n".join(out)
+
+
+LINE_WIDTH: Final = 78
+"""The widest a line of moves gets, on a terminal or in a file."""
+GAP: Final = 3
+"""Spaces between two columns of moves."""
+
+
+def _line_width() -> int:
+    """:data:`LINE_WIDTH`, or a terminal's width where it is narrower: a line cut at its edge would split a move."""
+    if click.get_text_stream("stdout").isatty():
+        return min(LINE_WIDTH, shutil.get_terminal_size().columns)
+    return LINE_WIDTH
+
+
+def _columns(items: list[str], width: int) -> str:
+    """The items in columns as wide as the widest, as many to a line as fit ``width`` (one at least)."""
+    cell = max(map(len, items))
+    per_line = max(1, (width + GAP) // (cell + GAP))
+    lines = [items[start : start + per_line] for start in range(0, len(items), per_line)]
+    return "\n".join((" " * GAP).join(item.ljust(cell) for item in line).rstrip() for line in lines)
 
 
 HINT_SECONDS: Final = 10.0
@@ -247,18 +275,6 @@ def solve(
         _stop_if_interrupted(result)
 
 
-def _wrap(items: list[str], width: int = 78) -> str:
-    lines: list[str] = []
-    current = ""
-    for item in items:
-        if current and len(current) + 3 + len(item) > width:
-            lines.append(current)
-            current = ""
-        current = f"{current}   {item}" if current else item
-    lines.append(current)
-    return "\n".join(lines)
-
-
 @click.command(cls=DealNumberCommand)
 @click.argument("source", metavar="FILE|GAME")
 @click.argument("number", required=False, metavar="[N]")
@@ -291,7 +307,7 @@ def hint(
         )
         then = f"cardtable play {shlex.quote(source)}, then" if source != "-" else "resume the game, then"
         text += way_back_text(way, len(state.move_stack), seconds, then=then)
-    click.echo(text)
+    echo_fitted(text)
     _stop_if_interrupted(result)
     _stop_if_interrupted(way)  # a look-back stopped ends the command as a hint stopped does
 

@@ -196,6 +196,38 @@ def wrap(text: str, width: int | None) -> str:
     return text.replace(GLUE, " ")
 
 
+def reflow(text: str, width: int | None) -> str:
+    """Text written in lines of 80 columns, its paragraphs and ``- `` list items filled again to ``width`` (None: as it is).
+
+    Wrapping each line alone would leave a short line after each of the
+    original ones; the browser reflows the rules the same way.
+    """
+    if width is None:
+        return text
+    paragraphs = []
+    for paragraph in text.strip("\n").split("\n\n"):
+        blocks: list[tuple[bool, str]] = []
+        for line in paragraph.split("\n"):
+            item = line.startswith("- ")
+            if not blocks or item or (blocks[-1][0] and not line.startswith(" ")):
+                blocks.append((item, line.removeprefix("- ")))
+            else:
+                blocks[-1] = (blocks[-1][0], f"{blocks[-1][1]} {line.strip()}")
+        paragraphs.append("\n".join(_filled(text, width, item) for item, text in blocks))
+    return "\n\n".join(paragraphs)
+
+
+def _filled(text: str, width: int, item: bool) -> str:
+    marker = "- " if item else ""
+    return textwrap.fill(
+        marker + text,
+        width,
+        subsequent_indent=" " * len(marker),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 _SECOND_COLUMN: Final = re.compile(r"^(\s+\S.*?\s{2,})(?=\S)")
 
 
