@@ -757,7 +757,7 @@ def test_quit_asks_once_before_losing_moves_and_any_other_line_resets_it() -> No
     assert not first.quit
     assert first.message == (
         "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving."
-    )
+    ), "no statistics kept in this session: nothing said of them"
     assert not game.handle("help").quit and not game.handle("q").quit  # asked afresh
     assert game.handle("q").quit
 

@@ -145,7 +145,7 @@ def test_every_line_fits_the_terminal_and_no_word_is_cut(columns: int) -> None:
         "(ranks A 2-10 J Q K or T, suits c d h s)",
         "play t12 f0 (A♥): the game can be won (the solver's line takes 83 moves)",
         "not a move: 'xyz' (try 't3 f1', 't3', a card like '7c' or 'redeal'; 'help' lists all)",
-        "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving.",
+        "Not saved: 1 move. Type save [FILE] to keep the game, or quit again to leave without saving",
         "Bye. Play this deal again with: cardtable play alexander-the-great-lucie 5",
     ):
         assert phrase in said, phrase

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -115,8 +116,16 @@ def test_stats_inside_a_game_and_with_nothing_kept(tmp_path: Path) -> None:
     result = run("play", "fan", "1", "--db", db, input="stats\n")
     assert "No game finished in the terminal yet: won, lost and abandoned games count." in result.output
     off = run("play", "fan", "1", "--no-stats", "--db", db, input="t10 f0\nstats\nq\nq\n")
-    assert "statistics are off in this game (--no-stats)" in off.output
-    assert kept(Path(db)) == []
+    assert "No game finished in the terminal yet" in off.output
+    counted = run("play", "fan", "1", "--db", db, input="t10 f0\nq\nq\n")
+    assert "leave without saving (it then counts as abandoned in your statistics)." in counted.output
+    before = Path(db).read_bytes()
+    off = run("play", "fan", "2", "--no-stats", "--db", db, input="t10 f0\nstats\nq\nq\n")
+    assert "leave without saving." in off.output, "a game kept out says nothing of the statistics"
+    assert re.search(r"\nfan +1 +0 +0\.0%", off.output), (
+        "--no-stats keeps this game out, and still shows the others"
+    )
+    assert kept(Path(db)) == [("fan", 1, "abandoned", 1)] and Path(db).read_bytes() == before
 
 
 def test_a_database_that_cannot_open_costs_the_statistics_not_the_game(tmp_path: Path) -> None:

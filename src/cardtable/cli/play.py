@@ -36,7 +36,14 @@ from cardtable.cli.solve import (
     was_interrupted,
     way_back_text,
 )
-from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook, StatsUnavailableError, db_option, stats_table
+from cardtable.cli.stats import (
+    TERMINAL_PLAYER,
+    Scorebook,
+    StatsUnavailableError,
+    db_option,
+    db_path,
+    stats_table,
+)
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import deal, dealt_number, random_deal
 from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, UnknownGameError, quoted
@@ -103,7 +110,10 @@ class Session:
         self.assisted = False
         """Whether the solver's line was followed: the game was opened from a solution."""
         self.scorebook: Scorebook | None = None
-        self.no_stats_reason = "statistics are off in this game"
+        self.counts = True
+        """Whether the game goes into the statistics as it ends (not with ``--no-stats``, which still shows them)."""
+        self.no_stats_reason: str | None = "statistics are off in this game"
+        """Why ``stats`` has none to show without a :attr:`scorebook`; None: none are kept yet."""
         self.resumed_from: str | None = None
         self.stale_redo: str | None = None
         """Why moves to redo in the file it was resumed from were left out: they no longer fit its position."""
@@ -296,8 +306,11 @@ class Session:
         """End the session; with unsaved moves, only when asked twice in a row (the first time says so)."""
         if self.unsaved and not confirmed:
             self._quit_asked = True
+            status = self.outcome() if self.scorebook is not None and self.counts else None
+            counted = f" (it then counts as {status} in your statistics)" if status is not None else ""
             return Reply(
-                f"{self.unsaved_note()} Type save [FILE] to keep the game, or quit again to leave without saving."
+                f"{self.unsaved_note()} Type save [FILE] to keep the game,"
+                f" or quit again to leave without saving{counted}."
             )
         again = self.replay_command()
         return Reply("Bye." + (f" Play this deal again with: {again}" if again else ""), quit=True)
@@ -339,7 +352,7 @@ class Session:
     def keep(self) -> PlayStatus | None:
         """Add the game to the statistics if it counts now (see :meth:`outcome`); its status, or None."""
         status = self.outcome()
-        if status is None or self.scorebook is None:
+        if status is None or self.scorebook is None or not self.counts:
             return None
         now = self.clock()
         self.scorebook.keep(
@@ -368,9 +381,11 @@ class Session:
 
     def stats(self) -> str:
         """The terminal's statistics per game (this game counts once it ends)."""
-        if self.scorebook is None:
-            raise NothingToDoError(self.no_stats_reason)
-        return stats_table(self.scorebook.stats())
+        if self.scorebook is not None:
+            return stats_table(self.scorebook.stats())
+        if self.no_stats_reason is None:
+            return stats_table([])
+        raise NothingToDoError(self.no_stats_reason)
 
     # -- telling the player ---------------------------------------------------
 
@@ -728,7 +743,9 @@ def _say(out: Console, message: str) -> None:
 @click.argument("game", metavar="GAME|FILE")
 @click.argument("number", required=False, metavar="[N]")
 @db_option("the statistics (shared with cardtable serve)")
-@click.option("--no-stats", is_flag=True, help="Keep this game out of the statistics.")
+@click.option(
+    "--no-stats", is_flag=True, help="Keep this game out of the statistics ('stats' in it still shows them)."
+)
 @click.option(
     "--winnable",
     is_flag=True,
@@ -765,7 +782,13 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
     else:
         session = Session(numbered_deal(game, number))
     if no_stats:
-        session.no_stats_reason = "statistics are off in this game (--no-stats)"
+        session.counts = False
+        session.no_stats_reason = None  # no database: none kept yet, as 'cardtable stats' says
+        if db_path(db).exists():  # 'stats' still shows the others' statistics
+            try:
+                session.scorebook = Scorebook.open(db, to_write=False)
+            except StatsUnavailableError as error:
+                session.no_stats_reason = f"no statistics to show: {error}"
     else:
         try:
             session.scorebook = Scorebook.open(db)
