@@ -448,6 +448,16 @@ def test_a_game_with_no_move_left_points_to_the_hint_that_finds_the_way_back() -
     assert game.hint().endswith("; 2 moves back it still could ('undo 2' goes there)")
 
 
+@pytest.mark.parametrize("line", ["redo 2", "Hint now", "quit now", "stats all", "h x"])
+def test_a_command_with_words_it_does_not_take_says_so_not_that_it_is_no_move(line: str) -> None:
+    game = session("fan", 4)
+    game.play("t4 t0")
+    reply = game.handle(line)
+    first = line.split()[0].lower()
+    assert reply.message == f"{first!r} takes nothing after it: not {line!r}" and not reply.quit
+    assert game.moves == 1
+
+
 def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
     game = session("fan", 4)
     for text in ["t4 t0", "t14 t3"]:
