@@ -161,6 +161,25 @@ def test_the_table_is_one_stop_of_tab(page: Page) -> None:
     page.locator("#command").focus()
     page.keyboard.press("Tab")  # from the move box into the table: its first pile
     expect(page.locator('#table .slot[data-pile="foundation/0"]')).to_be_focused()
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
     expect(page.locator('#table .slot[data-pile="foundation/1"]')).to_have_attribute("tabindex", "0")
     expect(stops).to_have_count(1)
+
+
+def test_up_and_down_go_to_the_pile_above_or_below_home_and_end_to_the_first_and_last(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    focused = "document.activeElement.dataset.pile"
+    top = "(p) => document.querySelector(`#table .slot[data-pile='${p}']`).getBoundingClientRect().top"
+    page.locator('#table .slot[data-pile="foundation/0"]').focus()
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate(focused)
+    assert below.startswith("fan/") and page.evaluate(top, below) > page.evaluate(top, "foundation/0")
+    page.keyboard.press("ArrowDown")
+    further = page.evaluate(focused)
+    assert page.evaluate(top, further) > page.evaluate(top, below), "a row further down, not the next fan"
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == below
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == "fan/11"
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == "foundation/0"

@@ -284,7 +284,8 @@ export class Table {
   // -- the keyboard ----------------------------------------------------------
 
   /** Enter or Space on a pile is a click on it, and on the pile just picked, a double-click
-   *  however slow (a keyboard player need not hurry); the arrow keys go to the pile before or after. */
+   *  however slow (a keyboard player need not hurry); left and right go to the pile before or after,
+   *  up and down to the row above or below, Home and End to the first and last pile. */
   key(e) {
     const pileId = e.target.classList.contains("slot") ? e.target.dataset.pile : null;
     if (!pileId || e.ctrlKey || e.altKey || e.metaKey) return;
@@ -292,15 +293,40 @@ export class Table {
       e.preventDefault();
       if (this.selected === pileId) this.lastClick = { pile: pileId, at: performance.now() };
       this.click(pileId, performance.now());
-    } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(e.key)) {
+    } else if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"].includes(e.key)) {
       e.preventDefault();
       const slots = [...this.root.querySelectorAll(".slot")];
+      const at = slots.indexOf(e.target);
       const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
-      const next = slots[(slots.indexOf(e.target) + step + slots.length) % slots.length];
+      const next =
+        e.key === "Home" ? slots[0]
+        : e.key === "End" ? slots[slots.length - 1]
+        : (e.key === "ArrowDown" || e.key === "ArrowUp") && this.below(pileId, step, slots)
+          || slots[(at + step + slots.length) % slots.length];
       e.target.tabIndex = -1;
       next.tabIndex = 0;
       next.focus();
     }
+  }
+
+  /** The slot of the pile nearest below (``step`` 1) or above (-1) ``pileId`` on the table, the
+   *  nearest across of those in the nearest row; none at the edge, where the arrow goes on in order. */
+  below(pileId, step, slots) {
+    const boxes = this.geometry.boxes;
+    const from = boxes.get(pileId);
+    let best = null;
+    let bestDistance = null;
+    for (const slot of slots) {
+      const box = boxes.get(slot.dataset.pile);
+      const down = (box.y - from.y) * step;
+      if (down <= from.h / 4) continue; // the same row, or the other way
+      const distance = [down, Math.abs(box.x - from.x)];
+      if (!best || distance[0] < bestDistance[0] - 1 || (Math.abs(distance[0] - bestDistance[0]) <= 1 && distance[1] < bestDistance[1])) {
+        best = slot;
+        bestDistance = distance;
+      }
+    }
+    return best;
   }
 
   /** Make the table one stop of Tab, at the pile last gone to (the first at the start): a
