@@ -53,7 +53,7 @@ def store(tmp_path: Path) -> Iterator[ResultStore]:
 @pytest.fixture
 def threads() -> Iterator[Pool]:
     with ThreadPoolExecutor(2) as pool:
-        yield Pool(pool, 4)
+        yield Pool(pool, lambda: 4)
 
 
 # -- statistics ----------------------------------------------------------------------
@@ -133,17 +133,41 @@ def test_a_stored_deal_is_kept_unless_it_is_an_unknown_and_the_new_result_says_m
     assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(LARGER, 2), (SMALL, 1)]
 
 
-def test_a_retry_keeps_the_unknown_that_searched_more(store: ResultStore) -> None:
-    """A retry with a budget smaller in some part (positions, not seconds) must not hide what was spent."""
-    seconds, positions = Limit(seconds=60), Limit(seconds=None, states=50)
-    costly = dataclasses.replace(outcome(1, "unknown"), states=5000)
-    assert store.add("fan", costly, seconds)
-    cheap = dataclasses.replace(outcome(1, "unknown"), states=50)
-    assert not store.add("fan", cheap, positions, retry_unknown=True)
-    assert store.outcomes("fan", 1)[0].states == 5000
-    assert store.add("fan", cheap, Limit(seconds=120), retry_unknown=True)  # a larger budget: its row
-    assert store.add("fan", dataclasses.replace(cheap, states=6000), positions, retry_unknown=True)
-    assert store.outcomes("fan", 1)[0].states == 6000
+def test_a_retry_replaces_the_unknowns_it_tries_but_no_larger_try(store: ResultStore) -> None:
+    """The row records the budget last tried, so that the same retry run again skips it; never a smaller try."""
+
+    def unknown(states: int, version: str = cardtable.__version__) -> Outcome:
+        return dataclasses.replace(outcome(1, "unknown"), states=states, version=version)
+
+    minute, positions = Limit(seconds=60), Limit(seconds=None, states=50)
+    assert store.add("fan", unknown(5000), minute)
+    assert not store.add("fan", unknown(2000), Limit(seconds=30), retry_unknown=True)  # less in every part
+    assert not store.add("fan", unknown(5000), minute, retry_unknown=True)  # the same (another survey's)
+    # neither larger nor smaller: tried, and its unknown replaces the row
+    assert store.known("fan", 1, range(1, 2), retry=positions) == set()
+    assert store.add("fan", unknown(50), positions, retry_unknown=True)
+    assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(positions, 1)]
+    assert store.known("fan", 1, range(1, 2), retry=positions) == {1}  # so the same retry skips it
+    assert store.add("fan", unknown(5000), minute, retry_unknown=True)  # a larger budget, as ever
+    assert store.add("fan", unknown(100, "0.0.1"), Limit(seconds=30), retry_unknown=True)  # another solver's
+    # a verdict replaces an unknown, retry or not, and nothing replaces a verdict
+    assert store.add("fan", outcome(1, "won"), SMALL)
+    assert not store.add("fan", unknown(9000), Limit(), retry_unknown=True)
+    assert store.outcomes("fan", 1)[0].verdict == "won"
+
+
+def test_the_same_retry_run_again_solves_nothing(store: ResultStore, threads: Pool) -> None:
+    """A retry neither larger nor smaller than the stored unknowns' budget once solved them again at every run."""
+    Survey(store, FAN, range(1, 31), Limit(states=300, table=1000)).run(threads)
+    unknown = sum(row[1] == "unknown" for row in verdicts(store))
+    assert unknown, "300 positions leave some fan deals unknown"
+    retry = Limit(states=200, table=2000)  # fewer positions, but a larger table
+    first = Survey(store, FAN, range(1, 31), retry, retry_unknown=True)
+    assert first.todo == unknown
+    assert (
+        first.run(threads).stored == unknown
+    )  # each row records the budget last tried, and is not tried so again
+    assert Survey(store, FAN, range(1, 31), retry, retry_unknown=True).todo == 0
 
 
 def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) -> None:
@@ -408,7 +432,7 @@ def test_process_pool_and_dask_give_the_same_verdicts(tmp_path: Path) -> None:
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        Survey(dasked, FAN, deals, SMALL).run(Pool(client.get_executor(pure=False), 4))
+        Survey(dasked, FAN, deals, SMALL).run(Pool(client.get_executor(pure=False), lambda: 4))
         by_dask = verdicts(dasked)
     assert by_pool == by_dask
     assert len(by_pool) == 30 and {row[1] for row in by_pool} == {"won", "unwinnable", "unknown"}
@@ -458,7 +482,7 @@ def test_a_cluster_left_without_workers_stops_the_survey(
         client.wait_for_workers(1)
         cluster.scale(0)  # every worker leaves; the deals below wait for one
         client.sync(cluster._correct_state)
-        pool = Pool(client.get_executor(pure=False), 4, lambda: len(client.nthreads()))
+        pool = Pool(client.get_executor(pure=False), lambda: 4, lambda: len(client.nthreads()))
         with pytest.raises(WorkerLostError, match="has had no worker for 1 s"):
             Survey(store, FAN, range(1, 11), SMALL).run(pool)
 
@@ -475,12 +499,30 @@ class AtOnce(Executor):
         return future
 
 
+def test_the_deals_in_flight_are_asked_anew_at_each_top_up(store: ResultStore) -> None:
+    """As a cluster's workers join, its survey hands out more deals at a time."""
+    handed: list[list[int]] = []
+    limits = iter([1, 3])
+
+    class Recording(AtOnce):
+        def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+            handed[-1].append(args[1])  # solve_deal's deal number
+            return super().submit(fn, *args, **kwargs)
+
+    def in_flight() -> int:
+        handed.append([])
+        return next(limits, 3)
+
+    Survey(store, FAN, range(1, 8), SMALL).run(Pool(Recording(), in_flight))
+    assert handed == [[1], [2, 3, 4], [5, 6, 7], []]
+
+
 def test_results_finished_beside_a_failed_deal_are_stored(store: ResultStore) -> None:
     survey = Survey(store, FAN, range(1, 6), SMALL)
     survey.known = {3}  # deal 3 is not run; deal 0 below fails
     todo = iter([1, 2, 0, 4, 5])
     with pytest.raises(CardtableError):
-        for outcome in runner._solve_all("fan", todo, SMALL, Pool(AtOnce(), 10)):
+        for outcome in runner._solve_all("fan", todo, SMALL, Pool(AtOnce(), lambda: 10)):
             survey._store(outcome)
     assert [row[0] for row in verdicts(store)] == [1, 2, 4, 5]
 
@@ -488,7 +530,7 @@ def test_results_finished_beside_a_failed_deal_are_stored(store: ResultStore) ->
 def test_a_damaged_database_is_told_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "survey.sqlite"
     with ResultStore(path) as store:
-        Survey(store, FAN, range(1, 61), SMALL).run(Pool(AtOnce(), 10))
+        Survey(store, FAN, range(1, 61), SMALL).run(Pool(AtOnce(), lambda: 10))
     with path.open("r+b") as file:  # a page of the table overwritten: SQLite's check lists its problems
         file.seek(8192)
         file.write(b"\xff" * 64)
@@ -496,6 +538,20 @@ def test_a_damaged_database_is_told_in_one_line(tmp_path: Path) -> None:
         ResultStore(path, create=False)
     message = str(caught.value)
     assert "the database is damaged (" in message and "\n" not in message and "***" not in message
+
+
+def test_a_result_that_finds_no_room_says_that_those_before_it_are_stored(tmp_path: Path) -> None:
+    """SQLite's own full database (a page limit: a full disk, wherever the test runs) stops the survey."""
+    path = tmp_path / "survey.sqlite"
+    with ResultStore(path) as store:
+        store._db.execute("PRAGMA max_page_count = 8")  # room for a few results
+        with pytest.raises(SurveyDatabaseError) as caught:
+            Survey(store, FAN, range(1, 301), SMALL).run(Pool(AtOnce(), lambda: 10))
+    assert str(caught.value) == (
+        f"cannot use {str(path)!r}: database or disk is full; the results so far are stored: run again to go on"
+    )
+    with ResultStore(path, create=False) as store:
+        assert 0 < len(store.outcomes("fan", 1)) < 300
 
 
 def test_dask_logs_nothing_but_the_critical_while_a_survey_uses_a_cluster() -> None:

@@ -20,6 +20,7 @@ import sys
 import time
 import traceback
 import zlib
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -209,6 +210,44 @@ def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_
     assert [row for row in table(db) if row[2] in {r[2] for r in decided}] == decided
     again = run(*retry, "--retry-unknown")  # as after an interruption: nothing is tried twice
     assert "0 solved" in again.output and "30 decided or tried with as large a budget before" in again.output
+
+
+def test_a_retry_neither_larger_nor_smaller_than_the_stored_budget_is_not_run_twice(tmp_path: Path) -> None:
+    """Its unknowns replace the stored ones, recording the budget last tried: the same retry again skips them."""
+    db = str(tmp_path / "x.sqlite")
+    game = ("survey", "alexander-the-great", "--deals", "1-40", "--workers", "2", "--db", db)
+    first = run(*game, "--max-states", "300", "--timeout", "0")
+    assert first.exit_code == 0 and "unknown 0)" not in first.output, "300 positions leave some deals unknown"
+    retry = (*game, "--timeout", "0.002", "--retry-unknown")
+    assert run(*retry).exit_code == 0
+    again = run(*retry)
+    assert "0 solved" in again.output and "40 decided or tried with as large a budget before" in again.output
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a file system of 96 KiB, which a survey fills after a few results."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(folder)]
+    if os.geteuid() != 0 or subprocess.run(mount, capture_output=True).returncode != 0:
+        pytest.skip("needs a small tmpfs: root, where mount is allowed")
+    try:
+        yield folder
+    finally:
+        # lazily: the file system goes once the last connection to it, which a test may leave to the GC, is gone
+        subprocess.run(["umount", "--lazy", str(folder)], check=True)
+
+
+def test_a_disk_that_fills_mid_survey_stops_it_in_one_line_that_says_how_to_go_on(small_disk: Path) -> None:
+    db = small_disk / "s.sqlite"
+    result = run("survey", "fan", "--deals", "1-300", "--workers", "2", "--db", str(db), *BUDGET)
+    assert result.exit_code == 2, (result.output, result.stderr)
+    assert result.stderr.splitlines()[-1] == (
+        f"cardtable: cannot use {str(db)!r}: database or disk is full; the results so far are stored: run"
+        " again to go on"
+    )
+    assert 0 < count(db) < 300
 
 
 # -- reports -------------------------------------------------------------------------

@@ -104,7 +104,8 @@ def _store_path(db: Path | None) -> Path:
     "--retry-unknown",
     is_flag=True,
     help="Solve again, beside the deals not stored, the stored unknowns this cardtable has not tried"
-    " with this budget or a larger one; an unknown that searched more positions keeps its row.",
+    " with this budget or one as large in every part, and store what is found in their place: a verdict,"
+    " or an unknown that records this budget, so that the same retry run again skips it.",
 )
 @click.option(
     "--scheduler",
@@ -197,16 +198,10 @@ def _done_text(job: Survey) -> str:
     counts = ", ".join(f"{verdict} {count}" for verdict, count in tally.verdicts.items())
     skipped = "decided or tried with as large a budget before" if job.retry_unknown else "stored before"
     stored = f"{tally.stored} stored"
-    if kept := tally.solved - tally.stored:  # what is stored by now says as much or more
-        stored += f" ({kept} kept the result {KEPT_BECAUSE[job.retry_unknown]})"
+    # a result is kept over this run's only when another survey stored it after this run was planned
+    if kept := tally.solved - tally.stored:
+        stored += f" ({kept} kept the result another survey stored meanwhile)"
     return f"{tally.solved} solved ({counts}), {stored}, {tally.skipped} {skipped}"
-
-
-KEPT_BECAUSE: Final = {
-    False: "another survey stored meanwhile",
-    True: "stored meanwhile by another survey, or an unknown that searched more",
-}
-"""Why a deal solved was not stored: what is stored already says as much or more (see :data:`cardtable.survey.store.UPSERT`)."""
 
 
 def _rate_text(tally: Tally) -> str:

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 import multiprocessing
 import os
 import re
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
-from functools import partial
 from typing import Any, Final, NamedTuple
 
 from cardtable.core.errors import CardtableError, reason
@@ -37,7 +38,9 @@ class Pool(NamedTuple):
     """An executor, how many deals to keep in flight on it, and how to count its workers if they can all go."""
 
     executor: Executor
-    in_flight: int
+    in_flight: Callable[[], int]
+    """How many deals to keep in flight now, at least one: fixed for processes here, a Dask cluster's grows and
+    shrinks with its workers. Read each time deals are handed out, so it must be cheap."""
     workers: Callable[[], int] | None = None
     """A cluster's workers now: a Dask cluster's may all leave, and then its deals wait for ever."""
 
@@ -92,8 +95,9 @@ def process_pool(workers: int) -> Iterator[Pool]:
     except BaseException:  # a Ctrl-C or SIGTERM held back while they started
         _stop_now(pool)
         raise
+    in_flight = workers * IN_FLIGHT_PER_WORKER
     try:
-        yield Pool(pool, workers * IN_FLIGHT_PER_WORKER)
+        yield Pool(pool, lambda: in_flight)
     except BrokenProcessPool:
         _stop_now(pool)
         raise WorkerLostError(
@@ -149,10 +153,9 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
                 stack.enter_context(client)
         except (OSError, ValueError, TypeError) as error:
             raise SchedulerError(f"cannot use the Dask scheduler {scheduler!r}: {error}") from None
-        threads = sum(client.nthreads().values()) or 1  # type: ignore[no-untyped-call]
         pool: Executor = client.get_executor(pure=False)  # type: ignore[no-untyped-call]
         try:
-            yield Pool(pool, threads * IN_FLIGHT_PER_WORKER, partial(_workers, client))
+            yield Pool(pool, ClusterInFlight(client), lambda: len(_threads(client)))
         except (KilledWorker, CommClosedError, CancelledError) as error:
             memory = " (out of memory? try a smaller --max-table)" if isinstance(error, KilledWorker) else ""
             raise WorkerLostError(
@@ -185,12 +188,37 @@ def _quiet_dask() -> Iterator[None]:
             handler.setLevel(level)
 
 
-def _workers(client: Any) -> int:
-    """The workers of a Dask client's cluster now; none if its scheduler is out of reach."""
+def _threads(client: Any) -> dict[str, int]:
+    """The threads of each worker of a Dask client's cluster now; no worker if its scheduler is out of reach."""
     try:
-        return len(client.nthreads())
+        return dict(client.nthreads())
     except OSError:  # Dask's CommClosedError among them
-        return 0
+        return {}
+
+
+THREADS_READ_EVERY: Final = 1.0
+"""Seconds a Dask cluster's count of threads is used before the scheduler is asked again."""
+
+
+class ClusterInFlight:
+    """How many deals to keep in flight on a Dask cluster: :data:`IN_FLIGHT_PER_WORKER` for each thread it has now.
+
+    A survey may start before its workers join (it waits for them), and
+    workers come and go; its scheduler is asked at most every
+    :data:`THREADS_READ_EVERY` seconds, not for every deal.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._threads = 0
+        self._read_at = -math.inf
+
+    def __call__(self) -> int:
+        now = time.monotonic()
+        if now - self._read_at >= THREADS_READ_EVERY:
+            self._threads = sum(_threads(self._client).values())
+            self._read_at = now
+        return max(self._threads, 1) * IN_FLIGHT_PER_WORKER
 
 
 SCHEDULER_ADDRESS: Final = re.compile(r"^(?:tcp|tls)://(?:\[[^\]]+\]|[^\s/:\[\]]+):([0-9]{1,5})$")

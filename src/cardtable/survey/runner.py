@@ -9,9 +9,11 @@ interruption can lose and lets a survey of millions of deals start at once.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import closing
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Final
 
 from cardtable.core.errors import CardtableError
@@ -74,10 +76,12 @@ class Survey:
         started = time.perf_counter()
         todo = (number for number in self.deals if number not in self.known)
         try:
-            for outcome in _solve_all(self.spec.id, todo, self.budget, pool):
-                self._store(outcome)
-                if on_result is not None:
-                    on_result(outcome)
+            # closed at once however the run ends, so that the deals still in flight are cancelled then
+            with closing(_solve_all(self.spec.id, todo, self.budget, pool)) as outcomes:
+                for outcome in outcomes:
+                    self._store(outcome)
+                    if on_result is not None:
+                        on_result(outcome)
         finally:
             self.tally.seconds = time.perf_counter() - started
         return self.tally
@@ -99,36 +103,43 @@ NO_WORKERS_GRACE: Final = 60.0
 """How long a cluster may have no worker (a restart, a new node joining) before the survey stops."""
 
 
-def _solve_all(game: str, todo: Iterator[int], budget: Limit, pool: Pool) -> Iterator[Outcome]:
-    """The outcomes as they complete, with at most ``pool.in_flight`` deals in flight.
+def _solve_all(game: str, todo: Iterator[int], budget: Limit, pool: Pool) -> Generator[Outcome]:
+    """The outcomes as they complete, with at most ``pool.in_flight()`` deals in flight, read at each top-up.
 
     A cluster left without workers would leave its deals waiting for ever: after
     :data:`NO_WORKERS_GRACE` seconds of that, the survey stops with a
-    :class:`WorkerLostError`, its results so far stored.
+    :class:`WorkerLostError`, its results so far stored. However it stops (an
+    interrupt, an error, the generator closed), the deals not yet done are
+    cancelled, so that a cluster does not go on with them for a survey that is
+    over (a deal a Dask worker has begun runs to its budget: Dask cannot stop
+    a thread).
     """
     pending: set[Future[Outcome]] = set()
     alone_since: float | None = None
-    while True:
-        for number in todo:
-            pending.add(pool.executor.submit(solve_deal, game, number, budget))
-            if len(pending) >= pool.in_flight:
-                break
-        if not pending:
-            return
-        done, pending = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
-        if not done:
-            if pool.workers is None or pool.workers() > 0:
-                alone_since = None
-            elif alone_since is None:
-                alone_since = time.monotonic()
-            elif time.monotonic() - alone_since > NO_WORKERS_GRACE:
-                raise WorkerLostError(
-                    f"the Dask cluster has had no worker for {NO_WORKERS_GRACE:.0f} s; the results so far are"
-                    " stored: start workers and run again to go on"
-                )
-            continue
-        failed = [future for future in done if future.exception() is not None]
-        outcomes = [future.result() for future in done if future not in failed]
-        yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
-        if failed:
-            failed[0].result()  # raises its error
+    try:
+        while True:
+            room = max(pool.in_flight() - len(pending), 0)  # read anew: a cluster's workers come and go
+            for number in islice(todo, room):
+                pending.add(pool.executor.submit(solve_deal, game, number, budget))
+            if not pending:
+                return
+            done, pending = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            if not done:
+                if pool.workers is None or pool.workers() > 0:
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > NO_WORKERS_GRACE:
+                    raise WorkerLostError(
+                        f"the Dask cluster has had no worker for {NO_WORKERS_GRACE:.0f} s; the results so far"
+                        " are stored: start workers and run again to go on"
+                    )
+                continue
+            failed = [future for future in done if future.exception() is not None]
+            outcomes = [future.result() for future in done if future not in failed]
+            yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
+            if failed:
+                failed[0].result()  # raises its error
+    finally:
+        for future in pending:
+            future.cancel()

@@ -11,7 +11,7 @@ Why these choices:
 * ``UNIQUE(game, rules_version, deal)`` with an upsert means a deal is never
   counted twice: a second result for a stored deal is dropped, unless the
   stored verdict is ``unknown`` and the new one decides the deal (or, when the
-  survey retries unknowns, is an unknown at least as costly: see :data:`UPSERT`).
+  survey retries unknowns, is an unknown the stored one does not cover: see :data:`UPSERT`).
 * WAL mode and a busy timeout let two surveys (of different ranges, or a survey
   and a report) share one file; in each survey the parent process is the only
   writer, its workers only return results.
@@ -72,7 +72,23 @@ LINES_ADDED: Final = "ALTER TABLE results ADD COLUMN line BLOB"
 """Schema 1 to 2: the one change, made when a survey opens a database of schema 1."""
 SCHEMA: Final = Schema(SURVEY, SCHEMA_VERSION, (RESULTS,), upgrades={1: (LINES_ADDED,)})
 
-UPSERT: Final = """
+
+def _covers(tried: str, asked: str) -> str:
+    """SQL true when the try in ``tried`` (a table's name) covers the one in ``asked``: the same cardtable, with a
+    budget as large in every part (each limit none or as high, and none where none is asked).
+
+    One rule for both ends of a retry: what it skips (:meth:`ResultStore.known`) and what it replaces (:data:`UPSERT`).
+    """
+    return (
+        f"{tried}.version = {asked}.version"
+        f" AND ({tried}.timeout IS NULL OR ({asked}.timeout IS NOT NULL AND {tried}.timeout >= {asked}.timeout))"
+        f" AND ({tried}.max_states IS NULL"
+        f" OR ({asked}.max_states IS NOT NULL AND {tried}.max_states >= {asked}.max_states))"
+        f" AND {tried}.table_cap >= {asked}.table_cap"
+    )
+
+
+UPSERT: Final = f"""
 INSERT INTO results (game, rules_version, deal, verdict, seconds, states, length,
                      timeout, max_states, table_cap, version, solved_at, line)
 VALUES (:game, :rules_version, :deal, :verdict, :seconds, :states, :length,
@@ -83,20 +99,12 @@ ON CONFLICT (game, rules_version, deal) DO UPDATE SET
     table_cap = excluded.table_cap, version = excluded.version, solved_at = excluded.solved_at,
     line = excluded.line
 WHERE results.verdict = 'unknown' AND (
-    excluded.verdict != 'unknown'
-    OR :retry_unknown AND (
-        excluded.states >= results.states
-        OR (
-            (excluded.timeout IS NULL OR (results.timeout IS NOT NULL AND excluded.timeout >= results.timeout))
-            AND (excluded.max_states IS NULL OR (results.max_states IS NOT NULL AND excluded.max_states >= results.max_states))
-            AND excluded.table_cap >= results.table_cap
-        )
-    )
+    excluded.verdict != 'unknown' OR :retry_unknown AND NOT ({_covers("results", "excluded")})
 )
 """
-"""A stored deal keeps its row, but for an unknown: a verdict replaces it, and when retrying unknowns so
-does an unknown that searched as many positions or had as large a budget in every part (never one
-tried with less, which would hide what was spent)."""
+"""A stored deal keeps its row, but for an unknown: a verdict replaces it, and when retrying unknowns so does an
+unknown the stored one does not cover. The row then records the budget last tried, so that the same retry run
+again skips it; an unknown found by this cardtable with a larger budget is never replaced by a smaller one's."""
 
 ROW_COLUMNS: Final = (
     "deal",
@@ -114,11 +122,12 @@ ROW_COLUMNS: Final = (
 """A result's columns as ``report --csv`` writes them: the verdict first, then its cost, then how it was found, then the game."""
 
 IN_RANGE: Final = "game = ? AND rules_version = ? AND deal BETWEEN ? AND ?"
-COVERS: Final = (
-    "version = ? AND (timeout IS NULL OR (? IS NOT NULL AND timeout >= ?))"
-    " AND (max_states IS NULL OR (? IS NOT NULL AND max_states >= ?)) AND table_cap >= ?"
-)
-"""A stored row's budget is at least the one asked for, part by part: each limit stored is none or as high, and none where none is asked."""
+RETRY_ASKED: Final = "(SELECT ? AS version, ? AS timeout, ? AS max_states, ? AS table_cap) AS asked"
+"""A retry's version and budget as a one-row table, for :func:`_covers`."""
+
+
+STORED_SO_FAR: Final = "; the results so far are stored: run again to go on"
+"""What a result that cannot be stored (a full disk) adds: each before it was committed on its own."""
 
 
 class SurveyDatabaseError(CardtableError):
@@ -182,14 +191,19 @@ class ResultStore:
 
         An unknown already tried by this cardtable with ``retry`` or a budget as
         large in every part is not tried again, so that an interrupted retry
-        goes on where it stopped instead of starting over.
+        goes on where it stopped instead of starting over; every other is, and
+        what it gives replaces it (:data:`UPSERT`), so that the same retry run
+        again skips it.
         """
-        sql = f"SELECT deal FROM results WHERE {IN_RANGE}"
-        args: tuple[object, ...] = (game, rules_version, *_bounds(deals))
-        if retry is not None:
-            sql += f" AND (verdict != 'unknown' OR ({COVERS}))"
-            args += (cardtable.__version__, *[retry.seconds] * 2, *[retry.states] * 2, retry.table)
-        return {deal for (deal,) in self._read(sql, *args)}
+        args = (game, rules_version, *_bounds(deals))
+        if retry is None:
+            return {deal for (deal,) in self._read(f"SELECT deal FROM results WHERE {IN_RANGE}", *args)}
+        sql = (
+            f"SELECT deal FROM results, {RETRY_ASKED} WHERE {IN_RANGE}"
+            f" AND (verdict != 'unknown' OR ({_covers('results', 'asked')}))"
+        )
+        tried = (cardtable.__version__, retry.seconds, retry.states, retry.table)
+        return {deal for (deal,) in self._read(sql, *tried, *args)}
 
     def outcomes(self, game: str, rules_version: int, deals: range | None = None) -> list[Outcome]:
         """The stored results, by deal number."""
@@ -289,7 +303,7 @@ class ResultStore:
             "line": None if outcome.line is None else zlib.compress(outcome.line.encode()),
             "retry_unknown": retry_unknown,
         }
-        with self._guard():
+        with self._guard(STORED_SO_FAR):
             return self._db.execute(UPSERT, row).rowcount == 1
 
     # -- plumbing ----------------------------------------------------------------
@@ -299,14 +313,14 @@ class ResultStore:
             return self._db.execute(sql, args).fetchall()
 
     @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn SQLite's and the file system's errors into one line naming the file."""
+    def _guard(self, then: str = "") -> Iterator[None]:
+        """Turn SQLite's and the file system's errors into one line naming the file, ending with ``then``."""
         try:
             yield
         except (sqlite3.Error, DatabaseFileError) as error:
-            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}") from None
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}{then}") from None
         except OSError as error:
-            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {reason(error)}") from None
+            raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {reason(error)}{then}") from None
 
 
 def remove_if_empty(path: Path) -> None:
