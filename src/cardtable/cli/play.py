@@ -196,7 +196,9 @@ class Session:
             if first.lower() in ("undo", "u"):
                 return Reply(self.undo(_undo_count(line)), redraw=True)
             if first.lower() in COMMANDS or first.lower() in QUIT_WORDS:  # no move starts so
-                raise CommandError(f"{first.lower()!r} takes nothing after it: not {quoted(line.strip(), 24)}")
+                raise CommandError(
+                    f"{first.lower()!r} takes nothing after it: not {quoted(line.strip(), 24)}"
+                )
             return Reply(self.play(line), redraw=True)
         except CardtableError as error:
             return Reply(with_codes(self.state, str(error)))
