@@ -521,6 +521,43 @@ def _stock_of_67(piles: Any) -> None:
     piles["stock"][0].append(piles["reserve"][0].pop(0))
 
 
+KINGS_FIRST: Final = {0: 2, 1: 3, 2: 0, 3: 1}
+"""Alexander the Great's foundations as a file may number them, king piles first: cardtable's number, the file's."""
+
+
+def kings_first(obj: dict[str, Any]) -> dict[str, Any]:
+    """A record of Alexander the Great with its king piles numbered first, in the deal and in every move."""
+    obj = copy.deepcopy(obj)
+    deal_obj = obj["deal"] if isinstance(obj.get("deal"), dict) else obj
+    found = deal_obj["piles"]["foundation"]
+    deal_obj["piles"]["foundation"] = [found[2], found[3], found[0], found[1]]
+    for key in ("moves", "undone"):
+        for move in obj.get(key, []):
+            for end in ("from", "to"):
+                group, _, index = move.get(end, "").partition("/")
+                if group == "foundation":
+                    move[end] = f"foundation/{KINGS_FIRST[int(index)]}"
+    return obj
+
+
+def test_alexander_s_king_piles_may_come_first_and_the_moves_are_read_in_the_file_s_numbers() -> None:
+    """formats.md: a foundation's first card gives its direction; only Acey and Kingsley fixes their order."""
+    state = deal(load_game(ALEXANDER), 1)
+    assert deal_from_dict(kings_first(deal_to_dict(state))) == state
+    result = solve(state, limit=Limit(states=100_000))
+    assert result.status == "won"
+    ours = Solution(state, "won", result.moves).to_dict()
+    record = kings_first(ours)
+    assert any(move.get("to") == "foundation/2" for move in record["moves"]), "a move the renumbering changes"
+    solution = read_solution(json.dumps(record))
+    assert solution.moves == result.moves and replay(solution).problem is None
+    saved = kings_first(
+        {"deal": deal_to_dict(state), "moves": ours["moves"][:5], "undone": ours["moves"][5:9]}
+    )
+    game = read_saved_game(json.dumps(saved))
+    assert (game.moves, game.undone) == (result.moves[:5], result.moves[5:9])
+
+
 def _king_pile_from_an_ace(piles: Any) -> None:
     piles["foundation"][4], piles["foundation"][0] = piles["foundation"][0], piles["foundation"][4]
 
