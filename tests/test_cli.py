@@ -303,6 +303,12 @@ def _swap_in(obj: dict[str, Any], card: object) -> None:
     obj["piles"]["fan"][0][0] = card
 
 
+def _black_ace_home(obj: dict[str, Any]) -> None:
+    """Foundation 0's red ace and fan 9's black ace change places."""
+    piles = obj["piles"]
+    piles["foundation"][0][0], piles["fan"][9][-1] = piles["fan"][9][-1], piles["foundation"][0][0]
+
+
 BAD_DEALS = [
     ("not json", "malformed deal json at line 1"),
     ("[1, 2]", "a deal must be a json object"),
@@ -317,7 +323,7 @@ BAD_DEALS = [
     (edit(lambda o: o["piles"].pop("foundation")), "missing pile group 'foundation'"),
     (edit(lambda o: o["piles"].update(fan="AS")), "must be a list of piles"),
     (edit(lambda o: o.update(deal=0)), "'deal' must be a whole number from 1 to 2147483647"),
-    (edit(lambda o: o["piles"]["foundation"].reverse()), "foundation/0 starts with KS"),
+    (edit(_black_ace_home), "foundation/0 starts with AC; it must start with AH or AD"),
 ]
 
 
