@@ -287,6 +287,12 @@ BAD_DEALS: list[tuple[str, str, Any, str]] = [
         _set(["redeals_left"], 3),
         "redeals_left is 3; alexander-the-great-lucie allows 0 to 2",
     ),
+    (
+        "redeals in a game without any",
+        "alexander-the-great-lucie(redeals=0)",
+        _set(["redeals_left"], 1),
+        "redeals_left is 1; alexander-the-great-lucie(redeals=0) allows none",
+    ),
     ("no piles", ALEXANDER, _delete(["piles"]), "'piles' must be an object of pile groups"),
     ("piles a list", ALEXANDER, _set(["piles"], []), "'piles' must be an object of pile groups"),
     ("group not a list", ALEXANDER, _set(["piles", "fan"], "AS"), "pile group 'fan' must be a list of piles"),
@@ -350,7 +356,8 @@ def _more_bad_deals() -> list[tuple[str, str, Any, str]]:
             "seventeen fans before a redeal",
             LUCIE,
             drop_fan,
-            "'fan' has 17 piles; alexander-the-great-lucie has 18",
+            "'fan' has 17 piles; alexander-the-great-lucie has 18"
+            " (fewer come only after a redeal: say so with 'redeals_left')",
         ),
         ("nineteen fans after a redeal", LUCIE, nineteen, "'fan' has 19 piles; after a redeal"),
         ("no fans after a redeal", LUCIE, no_fans, "'fan' has 0 piles; after a redeal"),
@@ -724,6 +731,7 @@ def test_solution_defaults_and_unknown_fields() -> None:
     obj["stats"] = "fast"
     assert read_solution(json.dumps(obj)).stats == {}
     del obj["moves"]
+    obj["result"] = "unwinnable"  # a won one must list its moves
     assert read_solution(json.dumps(obj)).moves == []
 
 
@@ -763,6 +771,11 @@ def test_malformed_solutions(text: str, message: str) -> None:
     [
         (lambda o: o.update(result="lost"), "'result' must be one of won, unwinnable, unknown, not \"lost\""),
         (lambda o: o.pop("result"), "it has no 'result': give one of won, unwinnable, unknown"),
+        (lambda o: o.pop("moves"), "it has no 'moves': a won solution lists the moves that win"),
+        (
+            lambda o: (o.clear(), o.update(game=LUCIE, deal=4)),
+            "this looks like a deal without its 'piles', not a solution",
+        ),
         (
             lambda o: o.update(game="nosuch"),
             "'game' is \"nosuch\", no game cardtable knows (its deal is of alexander-the-great-lucie)",

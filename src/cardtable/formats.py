@@ -487,6 +487,8 @@ def _solution_from(obj: Any) -> Solution:
     result = obj["result"]
     if result not in RESULTS:
         raise InvalidSolutionError(f"'result' must be one of {', '.join(RESULTS)}, not {excerpt(result)}")
+    if result == "won" and "moves" not in obj:
+        raise InvalidSolutionError("it has no 'moves': a won solution lists the moves that win")
     stats = obj.get("stats")
     return Solution(deal, result, moves, stats if isinstance(stats, dict) else {})
 
@@ -503,6 +505,10 @@ def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[Stat
         )
     if "deal" not in obj:
         raise error(f"it has no 'deal': a {what} holds its deal whole (with 'game' and 'piles') under 'deal'")
+    if "game" in obj and not isinstance(obj["deal"], dict) and not {"result", "moves", "undone"} & obj.keys():
+        raise error(
+            f"this looks like a deal without its 'piles', not a {what}"
+        )  # its number is no deal object
     if not isinstance(obj["deal"], dict):
         raise error(f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj['deal'])}")
     try:

@@ -42,7 +42,8 @@ def _check_group_names(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> N
 
 def _check_counts(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_left: int) -> None:
     if not 0 <= redeals_left <= spec.redeals:
-        raise InvalidDealError(f"redeals_left is {redeals_left!r}; {spec.id} allows 0 to {spec.redeals}")
+        allowed = f"0 to {spec.redeals}" if spec.redeals else "none"
+        raise InvalidDealError(f"redeals_left is {redeals_left!r}; {spec.id} allows {allowed}")
     last = spec.groups[-1]
     for group in spec.groups:
         count = len(groups[group.name])
@@ -52,7 +53,12 @@ def _check_counts(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_l
                 f"{group.name!r} has {count} piles; after a redeal {spec.id} has 1 to {group.count}"
             )
         if not resizable and count != group.count:
-            raise InvalidDealError(f"{group.name!r} has {count} piles; {spec.id} has {group.count}")
+            after = (
+                " (fewer come only after a redeal: say so with 'redeals_left')"
+                if group is last and spec.redeals and count < group.count
+                else ""
+            )
+            raise InvalidDealError(f"{group.name!r} has {count} piles; {spec.id} has {group.count}{after}")
 
 
 def _check_deck(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
