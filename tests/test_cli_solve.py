@@ -281,3 +281,15 @@ def test_games_rules_and_a_solved_line_fit_a_narrow_terminal_without_splitting_a
     cells = [cell for line in solved for cell in re.split(r"(?<=\S)\s{3,}(?=\d)", line.strip())]
     assert cells[:3] == ["1. t6 f0 A♣", "2. t1 f0 2♣", "3. t9 t6 3♠"], "each move whole, with its card"
     assert len(cells) == 65
+
+
+def test_a_count_of_positions_may_be_a_power_of_ten_and_anything_else_is_named() -> None:
+    assert run("solve", "alexander-the-great-lucie", "1", "--max-states", "3e0").output.startswith(
+        run("solve", "alexander-the-great-lucie", "1", "--max-states", "3").output.split("(")[0]
+    )
+    for typed in ("500k", "1,000", "1.5e0"):
+        assert_fails(
+            run("solve", "fan", "1", "--max-states", typed),
+            2,
+            f"'--max-states': {typed!r} is not a whole number (write 500000, or 5e5)",
+        )

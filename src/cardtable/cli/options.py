@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Final
 
 import click
@@ -13,7 +14,25 @@ LARGEST_COUNT: Final = 2**63 - 1
 
 def position_count(least: int) -> click.IntRange:
     """A count of positions from ``least`` up; a larger one than SQLite can store is refused as given."""
-    return click.IntRange(min=least, max=LARGEST_COUNT)
+    return Count(min=least, max=LARGEST_COUNT)
+
+
+class Count(click.IntRange):
+    """A whole number within a range, also written as a power of ten (``1e6``, ``2.5e5``): budgets are often large."""
+
+    name = "count"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE][0-9]+", value.strip()):
+            number = float(value)
+            if number.is_integer() and number <= LARGEST_COUNT:
+                value = int(number)
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            if isinstance(value, str) and not value.strip().lstrip("+-").isdigit():
+                self.fail(f"{value!r} is not a whole number (write 500000, or 5e5)", param, ctx)
+            raise
 
 
 class Seconds(click.FloatRange):
