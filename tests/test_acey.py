@@ -50,7 +50,7 @@ def test_ace_piles_build_up_and_king_piles_down_regardless_of_suit() -> None:
     assert not legal(state, "tableau/1 foundation/0 4S")  # an ace pile does not build down
     assert (
         state.why_illegal(Move.from_text("tableau/1 foundation/0 4S"))
-        == "4♠ does not go on 5♣ (foundation/0)"
+        == "4♠ does not go on 5♣ (foundation/0 takes a 6 next)"
     )
 
 

@@ -327,7 +327,8 @@ def test_a_card_named_then_where_it_goes() -> None:
     with pytest.raises(InvalidMoveError, match=r"^ambiguous move: '6s f' could go to f0 \(up\), f4 \(down\)"):
         parse_move(state, "6s f")
     with pytest.raises(
-        IllegalMoveError, match=r"^illegal move: '6s f1': 6♠ does not go on K♣ \(foundation/1\)$"
+        IllegalMoveError,
+        match=r"^illegal move: '6s f1': 6♠ does not go on K♣ \(foundation/1 is complete\)$",
     ):
         parse_move(state, "6s f1")
     with pytest.raises(InvalidMoveError, match=r"^no pile t9 in '6s t9'"):

@@ -286,7 +286,9 @@ def test_alexander_scripted_game() -> None:
     assert result.exit_code == 0
     out = result.output
     assert "t1 f1: 2♦" in out
-    assert "illegal move: 't9 f0': A♣ does not go on A♥ (f0)" in out  # in the codes the player types
+    assert (
+        "illegal move: 't9 f0': A♣ does not go on A♥ (f0 takes 2♥ next)" in out
+    )  # in the codes the player types
     assert "took back t1 f1: 2♦" in out and "again: t1 f1: 2♦" in out
     assert "back at the start of the deal" in out
     assert out.count("Alexander the Great · deal 1 · 2 moves") == 1

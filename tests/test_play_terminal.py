@@ -299,7 +299,7 @@ def test_a_hint_counts_its_moves_in_good_english_and_names_piles_by_code() -> No
 
 def test_illegal_moves_name_piles_by_the_codes_the_player_types() -> None:
     game = Session(deal(load_game("acey-and-kingsley"), 13))
-    assert game.handle("r0 f0").message == "illegal move: 'r0 f0': J♣ does not go on A♣ (f0)"
+    assert game.handle("r0 f0").message == "illegal move: 'r0 f0': J♣ does not go on A♣ (f0 takes a 2 next)"
     assert (
         game.handle("t3 t0").message
         == "illegal move: 't3 t0': t0 holds 4♠: tableau piles never build, only an empty one takes a card"

@@ -87,7 +87,7 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
             "J♥ may not fill the empty fan/4: it takes only an ace or a king",
         ),
         (card_move("fan/0", "fan/2", "JH"), "J♥ does not go on K♥ (fan/2)"),
-        (card_move("fan/2", "foundation/1", "KH"), "K♥ does not go on K♦ (foundation/1)"),
+        (card_move("fan/2", "foundation/1", "KH"), "K♥ does not go on K♦ (foundation/1 is complete)"),
         (Move.deal(), "this game has no stock"),
         (Move.redeal(), "this game has no redeal"),
     ],

@@ -357,8 +357,8 @@ def test_an_illegal_move_says_why_and_changes_nothing(client: TestClient, store:
         "9♣ does not go on 7♦ (t1)"
     )
     refused = move(client, play, 409, text="t0 f0")
-    assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (f0)"
-    assert refused["reason"] == "9♣ does not go on A♥ (f0)"  # for a move not typed: a click
+    assert refused["detail"] == "illegal move: 't0 f0': 9♣ does not go on A♥ (f0 takes 2♥ next)"
+    assert refused["reason"] == "9♣ does not go on A♥ (f0 takes 2♥ next)"  # for a move not typed: a click
     assert client.get(f"/api/plays/{play}").json() == before
     assert store.get(store_player(client), play) == saved
 

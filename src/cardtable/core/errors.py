@@ -90,7 +90,7 @@ class IllegalMoveError(CardtableError, ValueError):
 
     ``reason`` says why without quoting the move, for a front end whose player
     did not type one (a double-click); the message quotes the move when it is
-    given: ``illegal move: 't0 f0': 9♣ does not go on A♥ (f0)``.
+    given: ``illegal move: 't0 f0': 9♣ does not go on A♥ (f0 takes 2♥ next)``.
     """
 
     def __init__(self, reason: str, move: str | None = None) -> None:

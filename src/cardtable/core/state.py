@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from cardtable.core.cards import DECK, RANK_OF, RANK_WORDS, Card, card_symbol
+from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
-from cardtable.core.spec import GameSpec, Kind
+from cardtable.core.spec import GameSpec, Kind, PileGroup
 
 REDEAL_STREAM = 1 << 32
 """Redeal ``r`` (1, 2, ...) of a deal with seed ``s`` shuffles with seed ``s + r * 2**32``."""
@@ -237,6 +237,8 @@ class State:
         group = self.spec.group(pid.group)
         if group.kind is Kind.TABLEAU and not (group.build.up or group.build.down):
             return f"{pid} holds {card_symbol(onto[-1])}: {pid.group} piles never build, only an empty one takes a card"
+        if group.kind is Kind.FOUNDATION:
+            return f"{card_symbol(card)} does not go on {card_symbol(onto[-1])} ({pid} {_takes_next(group, pid.index, onto[-1])})"
         return f"{card_symbol(card)} does not go on {card_symbol(onto[-1])} ({pid})"
 
     # -- making and taking back moves -----------------------------------------
@@ -422,6 +424,17 @@ class LegalMoves:
         return f"<LegalMoves {', '.join(m.text() for m in self)}>"
 
 
+def _takes_next(group: PileGroup, index: int, top: Card) -> str:
+    """What a foundation takes next, so that a refusal shows which way it builds: ``takes Q♣ next``, ``is complete``."""
+    step = 1 if group.builds_up(index) else -1
+    following = RANK_OF[top] + step
+    if not 1 <= following <= KING:
+        return "is complete"
+    if group.build.same_suit:
+        return f"takes {card_symbol(SUIT_OF[top] * 13 + following - 1)} next"
+    return f"takes {_a_rank(following)} next"
+
+
 def _other_fans(given: Fans, dealt: Fans) -> str:
     """Why a redeal's fans are not the deal's: the first fan that differs, not every card of them."""
     if len(given) != len(dealt):
@@ -438,5 +451,10 @@ def _what_fills(on_empty: bytes) -> str:
     ranks = sorted({RANK_OF[card] for card in DECK if on_empty[card]})
     if not ranks:
         return "it takes no card"
-    words = [("an " if RANK_WORDS[r - 1][0] in "a8" else "a ") + RANK_WORDS[r - 1] for r in ranks]
-    return "it takes only " + " or ".join(words)
+    return "it takes only " + " or ".join(map(_a_rank, ranks))
+
+
+def _a_rank(rank: int) -> str:
+    """A rank in words with its article: "an ace", "a 7", "an 8"."""
+    word = RANK_WORDS[rank - 1]
+    return ("an " if word[0] in "a8" else "a ") + word
