@@ -460,6 +460,12 @@ def test_a_command_with_words_it_does_not_take_says_so_not_that_it_is_no_move(li
     assert game.moves == 1
 
 
+def test_undo_with_its_count_run_together_says_how_to_type_it() -> None:
+    game = session("fan", 4)
+    assert game.handle("u1").message == "not a move: 'u1'; to undo, type 'undo 1'"
+    assert game.handle("UNDO3").message == "not a move: 'UNDO3'; to undo, type 'undo 3'"
+
+
 def test_undo_takes_a_count_and_refuses_more_than_was_played() -> None:
     game = session("fan", 4)
     for text in ["t4 t0", "t14 t3"]:
