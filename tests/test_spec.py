@@ -100,6 +100,7 @@ HALF_FANS = dataclasses.replace(FANS, count=9)
             "a redeal deals the last pile group again, so it must be fans or tableau",
         ),
         (dict(options=("redeal",)), "option 'redeal' is not a field of a game spec"),
+        (dict(options=("decks",)), "option 'decks' has no words for players in OPTION_WORDS"),
         (
             dict(stuck=lambda state: False),
             "a stuck hook and its stuck_why, the words a player is told, go together",

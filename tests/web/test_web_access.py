@@ -119,6 +119,23 @@ def test_a_phone_s_toast_takes_the_screen_s_width_and_a_tap_on_the_felt_puts_a_p
         context.close()
 
 
+def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    context = browser.new_context(viewport={"width": 1024, "height": 600}, base_url=live_server.url)
+    try:
+        page = context.new_page()
+        page.goto("/?game=alexander-the-great-lucie&deal=3")
+        table_at(page, moves=0, game="alexander-the-great-lucie", deal=3)
+        page.click("#rules-button")
+        text = page.locator("#rules-text")
+        expect(text).to_have_class(re.compile(r"\bmore-below\b"))
+        text.evaluate("(el) => el.scrollTo(0, el.scrollHeight)")
+        expect(text).not_to_have_class(re.compile(r"\bmore-below\b"))
+    finally:
+        context.close()
+
+
 def test_the_table_plays_from_the_keyboard(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
     page.uncheck("#autoplay")

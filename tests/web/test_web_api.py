@@ -67,6 +67,7 @@ def test_games_lists_each_game_with_its_rules(client: TestClient) -> None:
     assert "redeal" in games[LUCIE]["rules"].lower()
     assert games[LUCIE]["options"] == ["redeals", "redeal_anytime"]
     assert games[LUCIE]["defaults"] == {"redeals": 2, "redeal_anytime": False}
+    assert games[LUCIE]["labels"]["redeals"] == "redeals allowed"
     assert games[ALEXANDER]["defaults"] == {}
 
 

@@ -220,7 +220,7 @@ def test_keys_and_the_move_box(page: Page) -> None:
     expect(page.locator("#command")).to_be_focused()
     page.keyboard.type("t0 f0")
     page.keyboard.press("Enter")
-    expect(page.locator("#toast")).to_have_text("illegal move: 't0 f0': 9♣ does not go on A♥ (f0)")
+    expect(page.locator("#toast")).to_have_text("illegal move: 't0 f0': 9♣ does not go on A♥ (f0 takes 2♥ next)")
     page.fill("#command", "t5 f2")
     page.keyboard.press("Enter")
     table_at(page, moves=1)
@@ -378,6 +378,7 @@ def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_t
     open_deal(page, LUCIE, FAST_DEALS[LUCIE])
     page.click("#rules-button")
     expect(page.locator("#rules-options input[name=redeals]")).to_have_value("2")
+    expect(page.locator("#rules-fields")).to_contain_text("redeals allowed")
     page.fill("#rules-options input[name=redeals]", "0")
     page.click("#rules-options button[type=submit]")
     variant = f"{LUCIE}(redeals=0)"

@@ -217,6 +217,16 @@ def _check_play(spec: GameSpec, where: str) -> None:
     unknown = [option for option in spec.options if option not in fields]
     if unknown:
         raise InvalidSpecError(f"{where}: option {unknown[0]!r} is not a field of a game spec")
+    unworded = [option for option in spec.options if option not in OPTION_WORDS]
+    if unworded:
+        raise InvalidSpecError(f"{where}: option {unworded[0]!r} has no words for players in OPTION_WORDS")
+
+
+OPTION_WORDS: Final = {
+    "redeals": "redeals allowed",
+    "redeal_anytime": "redeal whenever one is left, not only when no other move is possible",
+}
+"""What each field a game id may set means, in words a player reads beside its box (the browser's Rules dialog)."""
 
 
 def _check_deal(spec: GameSpec, where: str) -> None:

@@ -16,6 +16,7 @@ from cardtable.core.deals import deal, random_deal
 from cardtable.core.errors import IllegalMoveError, InvalidDealError, UnknownGameError
 from cardtable.core.move import Move
 from cardtable.core.notation import move_text, parse_move, with_codes
+from cardtable.core.spec import OPTION_WORDS
 from cardtable.formats import deal_from_dict, move_from_dict
 from cardtable.games import GAMES, load_game
 from cardtable.server.models import (
@@ -92,6 +93,7 @@ def list_games() -> list[GameInfo]:
             rules=s.rules,
             options=list(s.options),
             defaults={option: getattr(s, option) for option in s.options},
+            labels={option: OPTION_WORDS[option] for option in s.options},
         )
         for s in GAMES.values()
     ]

@@ -151,6 +151,7 @@ class GameInfo(BaseModel):
     defaults: dict[str, bool | int] = Field(
         description="each option's value in the rules as written, as in the id 'alexander-the-great-lucie(redeals=0)'"
     )
+    labels: dict[str, str] = Field(description="each option in words, for a form that sets it")
 
 
 class VerdictView(BaseModel):

@@ -515,6 +515,7 @@ function wire() {
   $("rules-button").onclick = showRules;
   $("menu").onclick = () => openMenu(!$("bar").classList.contains("open"));
   $("rules-close").onclick = () => $("rules").close();
+  $("rules-text").addEventListener("scroll", moreBelow);
   $("result-close").onclick = () => $("result").close();
   $("result-undo").onclick = () => {
     $("result").close();
@@ -551,8 +552,17 @@ function showRules() {
   const note = page.view && page.view.rules_note;
   $("rules-title").textContent = page.view ? page.view.name : game.name;
   $("rules-text").replaceChildren(...(note ? [rulesNote(note)] : []), ...reflow(game.rules));
+  $("rules-text").scrollTop = 0;
   optionsForm(game, page.view ? page.view.game : game.id);
   $("rules").showModal();
+  moreBelow();
+}
+
+/** Fade the rules' last visible line while more lies below it: on a short screen the text scrolls, and
+ *  a cut that falls between two paragraphs would look like the end. */
+function moreBelow() {
+  const text = $("rules-text");
+  text.classList.toggle("more-below", text.scrollTop + text.clientHeight < text.scrollHeight - 2);
 }
 
 /** The game's options, set as in ``shown`` (an id such as "alexander-the-great-lucie(redeals=0)"),
@@ -575,8 +585,9 @@ function optionsForm(game, shown) {
         Object.assign(input, { type: "number", min: 0, max: 100, required: true, value: set[name] ?? value });
       }
       const label = document.createElement("label");
-      if (input.type === "checkbox") label.append(input, ` ${name}`);
-      else label.append(`${name} `, input);
+      const words = game.labels[name] ?? name;
+      if (input.type === "checkbox") label.append(input, ` ${words}`);
+      else label.append(`${words} `, input);
       return label;
     }),
   );
