@@ -220,7 +220,9 @@ def test_keys_and_the_move_box(page: Page) -> None:
     expect(page.locator("#command")).to_be_focused()
     page.keyboard.type("t0 f0")
     page.keyboard.press("Enter")
-    expect(page.locator("#toast")).to_have_text("illegal move: 't0 f0': 9♣ does not go on A♥ (f0 takes 2♥ next)")
+    expect(page.locator("#toast")).to_have_text(
+        "illegal move: 't0 f0': 9♣ does not go on A♥ (f0 takes 2♥ next)"
+    )
     page.fill("#command", "t5 f2")
     page.keyboard.press("Enter")
     table_at(page, moves=1)
