@@ -38,10 +38,10 @@ def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
     page.fill("#command", "t5 f2")
     page.press("#command", "Enter")
     table_at(page, moves=1)
-    expect(said).to_have_text("played: Q♣: t5 f2")
+    expect(said).to_have_text("played: queen of clubs: t5 f2")  # a screen reader reads ♣ poorly
     page.click("#undo")
     table_at(page, moves=0)
-    expect(said).to_have_text("taken back: Q♣: t5 f2")
+    expect(said).to_have_text("taken back: queen of clubs: t5 f2")
     open_deal(page, ACEY, 5)
     page.keyboard.press("d")
     table_at(page, moves=1)
@@ -51,7 +51,7 @@ def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
     table_at(page, moves=2)
     refill = re.compile(r"^the stock fills t1 with \S+$")
     expect(page.locator("#toast")).to_have_text(refill)
-    expect(said).to_have_text(re.compile(r"^played: Q♥: t1 f4\. the stock fills t1 with \S+$"))
+    expect(said).to_have_text(re.compile(r"^played: queen of hearts: t1 f4\. the stock fills t1 with \S+$"))
 
 
 def test_piles_and_dialogs_have_names(page: Page) -> None:
@@ -163,12 +163,12 @@ def test_a_pick_is_told_and_a_slow_second_enter_sends_the_card_home(page: Page) 
     page.keyboard.press("Enter")
     expect(slot).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#said")).to_have_text(
-        re.compile(r"^picked Q♣ from t5: it can go to f2 or t11; Enter again")
+        re.compile(r"^picked queen of clubs from t5: it can go to f2 or t11; Enter again")
     )
     page.wait_for_timeout(800)  # far slower than a double-click: a keyboard player need not hurry
     page.keyboard.press("Enter")
     table_at(page, moves=1)
-    expect(page.locator("#said")).to_contain_text("played: Q♣: t5 f2")
+    expect(page.locator("#said")).to_contain_text("played: queen of clubs: t5 f2")
 
 
 def test_the_table_is_one_stop_of_tab(page: Page) -> None:

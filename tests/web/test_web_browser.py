@@ -152,7 +152,7 @@ def test_a_whole_game_is_won(page: Page, game: str) -> None:
     )
     assert overflow == [0, 0]
     if number is not None:  # a past game's deal opens again to play
-        page.click(f"#history tbody tr >> nth=0 >> a:text-is('{number}')")
+        page.get_by_role("link", name=f"play deal {number} again").first.click()
         table_at(page, moves=0, game=game, deal=number)
 
 

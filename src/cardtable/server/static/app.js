@@ -2,7 +2,7 @@
 // Every action is a call to the JSON API; the answer is the new table, drawn whole.
 
 import { ApiError, get, post } from "./api.js";
-import { cardText } from "./cards.js";
+import { cardLabel, cardText } from "./cards.js";
 import { Table } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,27 +93,28 @@ function showFacts() {
 }
 setInterval(showFacts, 1000);
 
-/** A move in words: "7♣: t3 f1", "a deal from the stock", "the redeal". */
-function moveWords(move) {
-  if (move.kind === "card") return `${cardText(move.card)}: ${move.text}`;
+/** A move in words: "7♣: t3 f1", "a deal from the stock", "the redeal"; ``spoken``, its card in words too
+ *  ("7 of clubs: t3 f1"), as a screen reader reads the symbols poorly. */
+function moveWords(move, spoken = false) {
+  if (move.kind === "card") return `${(spoken ? cardLabel : cardText)(move.card)}: ${move.text}`;
   return move.kind === "deal" ? "a deal from the stock" : "the redeal";
 }
 
 /** Say what the latest action did, for a screen reader: the clock beside the moves changes every
  *  second, so the status line is not a live region, and this quiet one speaks instead. */
 function say(view, motion, refill) {
-  const moves = (view.last || []).map(moveWords);
+  const moves = (view.last || []).map((move) => moveWords(move, true));
   const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
   const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
   $("said").textContent = [done, refill, end].filter(Boolean).join(". ");
 }
 
-/** What a pick means, for a screen reader, which cannot see the rings: "picked 10♦ from t1: it can go
+/** What a pick means, for a screen reader, which cannot see the rings: "picked 10 of diamonds from t1: it can go
  *  to t8 or f2", or that it cannot move now. */
 function pickWords(pileId) {
   const pile = page.view.piles.find((p) => p.id === pileId);
   const places = page.view.legal.filter((m) => m.kind === "card" && m.from === pileId).map((m) => m.text.split(" ")[1]);
-  const card = pile.cards.length ? cardText(pile.cards[pile.cards.length - 1]) : "the top card";
+  const card = pile.cards.length ? cardLabel(pile.cards[pile.cards.length - 1]) : "the top card";
   const where = places.length ? `it can go to ${[...new Set(places)].join(" or ")}` : "it cannot move now";
   return `picked ${card} from ${pile.code}: ${where}; Enter again sends it home or to its one place`;
 }

@@ -29,6 +29,7 @@ function dealLink(p) {
   link.href = `/?${new URLSearchParams({ game: p.game, deal: p.deal })}`;
   link.textContent = p.deal;
   link.title = "Play this deal again";
+  link.setAttribute("aria-label", `play deal ${p.deal} again`); // the number alone says nothing of where it goes
   return link;
 }
 
