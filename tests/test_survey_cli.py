@@ -396,6 +396,19 @@ def test_an_empty_db_name_or_a_folder_is_refused_in_our_words(command: str) -> N
     assert_fails(run(command, *args, "--db", "/"), "invalid value for '--db': file '/' is a directory")
 
 
+def test_a_db_linked_into_a_missing_folder_names_that_folder(tmp_path: Path) -> None:
+    link = tmp_path / "linked.sqlite"
+    link.symlink_to(tmp_path / "gone" / "x.sqlite")
+    missing = f"there is no folder {str(tmp_path / 'gone')!r}"
+    assert_fails(run("survey", "fan", "--deals", "1-3", "--db", str(link)), missing)
+    played = CliRunner().invoke(main, ["play", "fan", "1", "--db", str(link)], input="q\n")  # on, unrecorded
+    assert (
+        played.exit_code == 0
+        and "statistics are not kept in this game: cannot open the database" in played.output
+    )
+    assert missing in played.output
+
+
 @pytest.mark.parametrize("command", ["survey", "report", "stats", "serve"])
 def test_a_database_in_memory_is_refused_for_it_would_keep_nothing(command: str) -> None:
     args = ("fan", "--deals", "1-3") if command in ("survey", "report") else ()

@@ -19,10 +19,11 @@ def folder_problem(path: Path) -> str | None:
 
     cardtable's own data folder is made here when missing, and only it: a
     folder named by ``--db`` must exist, so that a mistyped path is refused
-    instead of leaving new folders behind.
+    instead of leaving new folders behind. A symbolic link is followed: the
+    database is made where it points.
     """
-    folder = path.parent
-    if folder == data_folder():
+    folder = Path(os.path.realpath(path)).parent
+    if folder == Path(os.path.realpath(data_folder())):  # a home reached through a link is still the home
         with contextlib.suppress(OSError):  # if it cannot be made, what follows says why
             folder.mkdir(parents=True, exist_ok=True)
     if folder.is_dir():
