@@ -374,6 +374,8 @@ def test_a_report_of_a_game_not_surveyed_names_those_that_are(surveyed: Path) ->
     assert result.exit_code == 0
     assert "no deals surveyed" in result.output
     assert result.output.splitlines()[-1] == "note           this database holds fan"
+    as_json = run("report", "alexander-the-great-lucie(redeals=0)", "--db", str(surveyed), "--json")
+    assert json.loads(as_json.output)["note"] == "this database holds fan"
 
 
 def test_a_report_of_results_under_other_rules_says_so(surveyed: Path, tmp_path: Path) -> None:

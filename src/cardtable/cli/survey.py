@@ -287,6 +287,8 @@ def report(
             out["csv"] = {"file": csv_path, "deals": in_csv}
         if plot_path is not None:
             out["plot"] = plot_path
+        if held is not None:  # nothing found: what the database holds instead, as the text says
+            out["note"] = held
         click.echo(json.dumps(out, indent=2), err=STDOUT in outputs.values())
     else:
         lines = report_lines(spec, store.path, outcomes, summary, settings, deals)
