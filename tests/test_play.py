@@ -674,7 +674,9 @@ def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: p
     said = play("fan", "1", "--no-stats", lines=["save .", 'save "my game.json"', "exit"]).output
     assert "cannot save to '.': it is a folder; name a file in it, such as ./fan-1.json" in said
     assert "saved after 0 moves to my game.json; resume with: cardtable play 'my game.json'" in said
-    assert said.rstrip().endswith(f"{BYE} fan 1")  # 'exit' quits as 'quit' does
+    assert said.rstrip().endswith(  # 'exit' quits as 'quit' does, and names the save to go on from
+        "Bye. Go on from the save with: cardtable play 'my game.json'; play this deal again with: cardtable play fan 1"
+    )
     assert (tmp_path / "my game.json").is_file()
 
 

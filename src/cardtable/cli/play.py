@@ -319,7 +319,12 @@ class Session:
                 f" or quit again to leave without saving{counted}."
             )
         again = self.replay_command()
-        return Reply("Bye." + (f" Play this deal again with: {again}" if again else ""), quit=True)
+        words = ["Bye."]
+        if self.save_path is not None:  # resumed from a save, or saved: the way back to where it was
+            words.append(f"Go on from the save with: cardtable play {shlex.quote(self.save_path)};")
+        if again:
+            words.append(f"{'play' if len(words) > 1 else 'Play'} this deal again with: {again}")
+        return Reply(" ".join(words), quit=True)
 
     def unsaved_note(self) -> str:
         """What quitting now would lose, in a sentence: the moves played and taken back since the last save.
