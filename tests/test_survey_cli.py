@@ -29,6 +29,7 @@ from click.testing import CliRunner, Result
 
 import cardtable
 from cardtable import load_game
+from cardtable.cli import survey as survey_cli
 from cardtable.cli.main import main
 from cardtable.cli.stats import TERMINAL_PLAYER
 from cardtable.core.deals import deal as dealt
@@ -37,6 +38,8 @@ from cardtable.core.errors import InvalidDealError
 from cardtable.formats import deal_to_dict
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.store import PlayRecord, Store
+from cardtable.survey.executors import WorkerLostError
+from cardtable.survey.runner import WorkerMismatchError
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
@@ -396,6 +399,27 @@ def test_an_empty_db_name_or_a_folder_is_refused_in_our_words(command: str) -> N
     args = ("fan", "--deals", "1-3") if command in ("survey", "report") else ()
     assert_fails(run(command, *args, "--db", ""), "invalid value for '--db': '' names no file")
     assert_fails(run(command, *args, "--db", "/"), "invalid value for '--db': file '/' is a directory")
+
+
+@pytest.mark.parametrize(
+    "problem", [WorkerMismatchError("a worker plays other rules"), WorkerLostError("gone")]
+)
+def test_a_survey_whose_workers_give_no_result_leaves_no_database_it_made(
+    problem: Exception, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(*_: object) -> None:
+        raise problem
+
+    monkeypatch.setattr(survey_cli, "_run", refused)
+    made = tmp_path / "new.sqlite"
+    assert_fails(run("survey", "fan", "--deals", "1-3", "--db", str(made)), str(problem))
+    assert list(tmp_path.iterdir()) == []
+    kept = tmp_path / "kept.sqlite"
+    monkeypatch.undo()
+    survey(kept, "1-2")
+    monkeypatch.setattr(survey_cli, "_run", refused)
+    assert_fails(run("survey", "fan", "--deals", "3-4", "--db", str(kept)), str(problem))
+    assert count(kept) == 2, "a database it did not make stays, with its results"
 
 
 def test_a_db_linked_into_a_missing_folder_names_that_folder(tmp_path: Path) -> None:

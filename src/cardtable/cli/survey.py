@@ -49,8 +49,15 @@ from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, read_only_folder
 from cardtable.solver import Limit
 from cardtable.solver.search import DEFAULT_TABLE_CAP
-from cardtable.survey.executors import LOCAL, SchedulerError, check_scheduler, default_workers, executor
-from cardtable.survey.runner import Survey, Tally
+from cardtable.survey.executors import (
+    LOCAL,
+    SchedulerError,
+    WorkerLostError,
+    check_scheduler,
+    default_workers,
+    executor,
+)
+from cardtable.survey.runner import Survey, Tally, WorkerMismatchError
 from cardtable.survey.stats import Summary, summarize
 from cardtable.survey.store import (
     ROW_COLUMNS,
@@ -153,8 +160,8 @@ def survey(
                 how = f"stopped ({stop})" if isinstance(stop, Terminated) else "interrupted"
                 click.echo(f"cardtable: {how}; {_done_text(job)}; run again to go on", err=True)
                 sys.exit(stop.exit_code if isinstance(stop, Terminated) else INTERRUPTED_EXIT)
-    except SchedulerError:
-        if made_here:  # a survey that never started leaves no empty database behind
+    except (SchedulerError, WorkerLostError, WorkerMismatchError):
+        if made_here:  # a survey whose workers never gave a result leaves no empty database behind
             remove_if_empty(path)
         raise
     click.echo(f"{spec.id} deals {deal_range.strip()}: {_done_text(job)}; {_rate_text(job.tally)}")
