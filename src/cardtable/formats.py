@@ -138,15 +138,6 @@ def _carries_redeals(spec: GameSpec) -> bool:
 
 def deal_from_dict(obj: Any) -> State:
     """Build a position from a deal object, or raise InvalidDealError saying why not."""
-    return _deal_read(obj)[0]
-
-
-Renumbering = dict[PileId, PileId]
-"""Piles a file numbers otherwise than cardtable: the file's name of each, and cardtable's."""
-
-
-def _deal_read(obj: Any) -> tuple[State, Renumbering]:
-    """The position of a deal object, and how its piles were renumbered (see :func:`_in_cardtable_s_order`)."""
     if not isinstance(obj, dict):
         raise InvalidDealError(f"a deal must be a json object, not {excerpt(obj)}")
     kind = record_kind(obj)
@@ -164,24 +155,26 @@ def _deal_read(obj: Any) -> tuple[State, Renumbering]:
     seed = _optional_int(obj, "seed", low=0, high=2**64 - 1) if redeals_at_all else None  # SplitMix64 state
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
     groups = _read_groups(spec, obj.get("piles"))
-    renumbering = _in_cardtable_s_order(spec, groups)
+    spec = _with_foundations_as_dealt(spec, groups)
     redeals = spec.redeals if redeals_left is None else redeals_left
     check_position(spec, groups, redeals)
     piles = [pile for group in spec.groups for pile in groups[group.name]]
     if seed is None:
         seed = number or 0
-    return State(spec, piles, redeals_left=redeals, seed=seed, deal_number=number), renumbering
+    return State(spec, piles, redeals_left=redeals, seed=seed, deal_number=number)
 
 
-def _in_cardtable_s_order(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> Renumbering:
-    """Put foundations that came in another order than cardtable's (Alexander the Great's king piles first) in it.
+def _with_foundations_as_dealt(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> GameSpec:
+    """The game with its foundations in the order a file gives them (Alexander the Great's king piles first).
 
     formats.md lets a foundation's first card give its direction, and fixes
     the order only in Acey and Kingsley, whose emptied foundations keep theirs.
-    So where no card ever leaves a foundation, each takes the place of the
-    first of cardtable's foundations of its base not taken yet; how they moved
-    is returned, for the moves that name them. A foundation left empty, or
-    bases that do not fit, stay as they are for the checks to name.
+    So where no card ever leaves a foundation, each of a file's foundations
+    builds the way its first card says, where the file puts it: the position
+    keeps the file's numbering, in the moves it is given and in all that is
+    said and written of it. The game is the same but for that order. A
+    foundation left empty, or first cards that do not fit the game, leave it
+    as it is, for the checks to name what is wrong.
     """
     group = next((g for g in spec.groups if g.kind is Kind.FOUNDATION), None)
     piles = groups.get(group.name) if group is not None else None
@@ -192,34 +185,16 @@ def _in_cardtable_s_order(spec: GameSpec, groups: dict[str, list[list[Card]]]) -
         or len(piles) != len(group.bases)
         or not all(piles)
     ):
-        return {}
-    bases = [RANK_OF[pile[0]] for pile in piles]
-    if bases == list(group.bases) or sorted(bases) != sorted(group.bases):
-        return {}
-    places = {base: [i for i, b in enumerate(group.bases) if b == base] for base in set(group.bases)}
-    order = [places[base].pop(0) for base in bases]
-    groups[group.name] = [piles[order.index(place)] for place in range(len(piles))]
-    return {
-        PileId(group.name, read): PileId(group.name, place)
-        for read, place in enumerate(order)
-        if read != place
-    }
-
-
-def _renumbered(moves: list[Move], renumbering: Renumbering) -> list[Move]:
-    """``moves`` with the piles they name as cardtable numbers them (see :func:`_in_cardtable_s_order`)."""
-    if not renumbering:
-        return moves
-    return [
-        replace(
-            move,
-            source=renumbering.get(move.source, move.source),
-            target=renumbering.get(move.target, move.target),
-        )
-        if move.kind == CARD and move.source is not None and move.target is not None
-        else move
-        for move in moves
-    ]
+        return spec
+    bases = tuple(RANK_OF[pile[0]] for pile in piles)
+    if bases == group.bases or sorted(bases) != sorted(group.bases):
+        return spec
+    as_dealt = replace(group, bases=bases)
+    return replace(
+        spec,
+        groups=tuple(as_dealt if g is group else g for g in spec.groups),
+        foundation_starts=tuple(pile[0] for pile in piles) if spec.foundation_starts else (),
+    )
 
 
 def _optional_int(obj: dict[str, Any], key: str, *, low: int, high: int | None = None) -> int | None:
@@ -481,7 +456,7 @@ def _solution_from(obj: Any) -> Solution:
         raise InvalidSolutionError(
             "this is a saved game, not a solution: it has no 'result' ('cardtable play' resumes it)"
         )
-    deal, moves, _ = _read_record(obj, "solution", InvalidSolutionError)
+    deal, moves = _read_record(obj, "solution", InvalidSolutionError)
     if "result" not in obj:
         raise InvalidSolutionError(f"it has no 'result': give one of {', '.join(RESULTS)}")
     result = obj["result"]
@@ -493,9 +468,8 @@ def _solution_from(obj: Any) -> Solution:
     return Solution(deal, result, moves, stats if isinstance(stats, dict) else {})
 
 
-def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[State, list[Move], Renumbering]:
-    """The deal and the moves of a solution or a saved game, checked for shape (not replayed), and how the deal's
-    piles were renumbered (the moves are already)."""
+def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[State, list[Move]]:
+    """The deal and the moves of a solution or a saved game, checked for shape (not replayed)."""
     if not isinstance(obj, dict):
         raise error(f"a {what} must be a json object, not {excerpt(obj)}")
     if record_kind(obj) == "deal":
@@ -512,7 +486,7 @@ def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[Stat
     if not isinstance(obj["deal"], dict):
         raise error(f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj['deal'])}")
     try:
-        deal, renumbering = _deal_read(obj["deal"])
+        deal = deal_from_dict(obj["deal"])
     except InvalidDealError as problem:
         raise error(f"its deal: {problem}") from None
     game = obj.get("game", deal.spec.id)
@@ -521,7 +495,7 @@ def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[Stat
         raise error(f"'game' is {excerpt(game)}, no game cardtable knows (its deal is of {deal.spec.id})")
     if spec.id != deal.spec.id:
         raise error(f"'game' is {excerpt(game)} but its deal is of {deal.spec.id}")
-    return deal, _renumbered(_read_moves(obj, "moves", error), renumbering), renumbering
+    return deal, _read_moves(obj, "moves", error)
 
 
 def _read_moves(obj: dict[str, Any], key: str, error: type[CardtableError]) -> list[Move]:
@@ -643,5 +617,5 @@ def read_saved_game(text: str) -> SavedGame:
 
 def saved_game_from_dict(obj: Any) -> SavedGame:
     """A saved game (or a solution, its verdict ignored) from its parsed JSON: :func:`read_saved_game` without the parsing."""
-    deal, moves, renumbering = _read_record(obj, "saved game", InvalidSaveError)
-    return SavedGame(deal, moves, _renumbered(_read_moves(obj, "undone", InvalidSaveError), renumbering))
+    deal, moves = _read_record(obj, "saved game", InvalidSaveError)
+    return SavedGame(deal, moves, _read_moves(obj, "undone", InvalidSaveError))
