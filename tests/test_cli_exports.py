@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import threading
 from pathlib import Path
 
@@ -120,3 +121,30 @@ def test_an_export_named_dash_goes_to_standard_output_and_the_report_to_standard
     assert "csv            3 deals written to standard output" in result.stderr.splitlines()
     both = run("report", "fan", "--db", str(results), "--csv", "-", "--solutions", "-")
     assert_fails(both, 2, "--csv '-' is the --solutions file too")
+
+
+def test_an_export_to_standard_output_sent_on_to_a_file_is_added_to_it_not_written_over(
+    results: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "log.csv"
+    log.write_text("the line before\n")
+    command = f"cardtable report fan --db {results} --csv /dev/stdout >> {log}"
+    done = subprocess.run(
+        ["sh", "-c", command], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"}
+    )
+    assert done.returncode == 0, done.stderr
+    lines = log.read_text().splitlines()
+    assert lines[0] == "the line before" and lines[1].startswith("deal,verdict,") and len(lines) == 5
+    assert "csv            3 deals written to /dev/stdout" in done.stderr, "the report beside it, not in it"
+
+
+def test_an_export_that_fails_says_what_was_written_before_it(results: Path, tmp_path: Path) -> None:
+    wins, folder = tmp_path / "wins.jsonl", tmp_path / "a-folder"
+    folder.mkdir()
+    result = run("report", "fan", "--db", str(results), "--solutions", str(wins), "--csv", str(folder))
+    assert_fails(result, 2, f"cannot write {str(folder)!r}: is a directory; only {str(wins)!r} was written")
+    if Path("/dev/full").exists():
+        streamed = run("report", "fan", "--db", str(results), "--solutions", "-", "--csv", "/dev/full")
+        assert_fails(
+            streamed, 2, "cannot write '/dev/full': no space left on device; only standard output was written"
+        )

@@ -47,6 +47,8 @@ from cardtable.interop import solvitaire
 from cardtable.render.text import console, fitting_width, layout, reflow, wrap
 
 STDIN: Final = "-"
+STDOUT: Final = "-"
+"""The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
 GZIP_MAGIC: Final = b"\x1f\x8b"
 Parsed = TypeVar("Parsed")
 Record = TypeVar("Record")
@@ -194,29 +196,35 @@ def replaced(path: str, error: Callable[[str, str], CardtableError]) -> Iterator
 
 
 class Staging:
-    """Files written beside their places, and put in them together once every one is whole.
+    """Files written beside their places, and put in them one after another once every one is whole.
 
     Used as a context: the files are put in place as the block ends, or, if
-    it fails, removed, so that every file keeps what it held; anything raised
-    goes on, a file system's complaint as ``error(path, reason)``, ``path``
-    the file it concerns. A ``path`` ending in
-    ``.gz`` is written gzip-compressed (with no name or time stamp, so the same
-    text gives the same bytes), which :func:`read_text` reads back.
+    it fails, removed, so that every file keeps what it held. Anything raised
+    goes on, a file system's complaint as ``error(path, why)``: ``path`` the
+    file it concerns, ``why`` the reason and what was written all the same
+    ("nothing was written", or the files put in place before it, and those
+    written as they were). A ``path`` ending in ``.gz`` is written
+    gzip-compressed (with no name or time stamp, so the same text gives the
+    same bytes), which :func:`read_text` reads back.
 
     Only an ordinary file is replaced. A symbolic link keeps pointing where it
     did: the file it names is replaced. A pipe or a device (``/dev/null``,
     ``>(wc -l)``) is written to as it is and at once, since it cannot be put
-    back as it was.
+    back as it was; so is standard output, whether named ``-`` or by a path
+    to the same file (``/dev/stdout`` sent on with ``>>``), which is written
+    on, never truncated or replaced.
     """
 
     def __init__(self, error: Callable[[str, str], CardtableError]) -> None:
         self.error = error
         self._at = ""
-        """The file being written or put in place: the one a file system's complaint concerns."""
-        self._ready: list[tuple[str, str]] = []
-        """(the new file, the file it replaces) for each file written whole."""
+        """The file being written or put in place, as given: the one a file system's complaint concerns."""
+        self._ready: list[tuple[str, str, str]] = []
+        """(the new file, the file it replaces, the name given) for each file written whole."""
         self._written: list[str] = []
         """Every new file made, to remove if the block fails."""
+        self._done: list[str] = []
+        """The names of the files written for good: streams written, files put in place."""
 
     def __enter__(self) -> Staging:
         return self
@@ -230,7 +238,7 @@ class Staging:
             problem = failed
         self._discard()
         if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
-            raise self.error(self._at, reason(problem)) from None
+            raise self.error(self._at, f"{reason(problem)}; {self._written_words()}") from None
 
     @contextmanager
     def text(self, path: str) -> Iterator[IO[str]]:
@@ -246,9 +254,15 @@ class Staging:
     @contextmanager
     def _raw(self, path: str) -> Iterator[IO[bytes]]:
         self._at = path
+        if goes_to_standard_output(path):
+            with _Borrowed(click.get_binary_stream("stdout")) as stream:
+                yield cast(IO[bytes], stream)
+            self._done.append(path)
+            return
         if is_stream(path):
             with open(path, "wb") as stream:
                 yield stream
+            self._done.append(path)
             return
         target = os.path.realpath(path)
         with tempfile.NamedTemporaryFile(
@@ -256,19 +270,57 @@ class Staging:
         ) as raw:
             self._written.append(raw.name)
             yield raw
-        self._ready.append((raw.name, target))
+        self._ready.append((raw.name, target, path))
 
     def _put_in_place(self) -> None:
-        for temporary, target in self._ready:
+        for temporary, target, _ in self._ready:
             os.chmod(temporary, _mode_for(target))
-        for temporary, target in self._ready:
-            self._at = target
+        for temporary, target, given in self._ready:
+            self._at = given
             os.replace(temporary, target)
+            self._done.append(given)
 
     def _discard(self) -> None:
         for temporary in self._written:
             with contextlib.suppress(OSError):
                 os.remove(temporary)
+
+    def _written_words(self) -> str:
+        """What was written for good before the failure, in words."""
+        if not self._done:
+            return "nothing was written"
+        names = " and ".join("standard output" if name == STDOUT else repr(name) for name in self._done)
+        return f"only {names} {'was' if len(self._done) == 1 else 'were'} written"
+
+
+class _Borrowed(io.RawIOBase):
+    """A stream written through and flushed, never closed: standard output, which the command still prints to."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self._stream.write(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stream.flush()
+        super().close()
+
+
+def goes_to_standard_output(path: str) -> bool:
+    """Whether ``path`` is ``-`` or names the file standard output goes to (``/dev/stdout``, the file it is sent to)."""
+    if path == STDOUT:
+        return True
+    try:
+        given, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):  # no such file, or no real standard output
+        return False
+    return (given.st_dev, given.st_ino) == (out.st_dev, out.st_ino)
 
 
 def is_stream(path: str) -> bool:

@@ -597,9 +597,7 @@ def _undo_count(line: str) -> int:
 
 def _write_whole(path: str, text: str) -> None:
     """Write ``text`` in ``path``'s place, whole or not at all; SaveFailedError if it cannot."""
-    with replaced(
-        path, lambda at, why: SaveFailedError(f"cannot save to {at!r}: {why}; nothing was written")
-    ) as file:
+    with replaced(path, lambda at, why: SaveFailedError(f"cannot save to {at!r}: {why}")) as file:
         file.write(text)
 
 

@@ -36,7 +36,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import OptionConflictError, Staging, is_stream
+from cardtable.cli.info import STDOUT, OptionConflictError, Staging, goes_to_standard_output, is_stream
 from cardtable.cli.options import Seconds, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
@@ -67,9 +67,6 @@ from cardtable.survey.store import (
     remove_if_empty,
 )
 from cardtable.survey.task import Outcome, stored_moves
-
-STDOUT: Final = "-"
-"""The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
 
 
 def _store_path(db: Path | None) -> Path:
@@ -286,6 +283,9 @@ def report(
         if csv_path is not None:
             in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path, staging)
     summary = summarize(outcomes)
+    exported_to_standard_output = any(
+        goes_to_standard_output(path) for path in outputs.values() if path is not None
+    )
     if as_json:
         out = report_json(spec, store.path, deals, summary, settings)
         if written is not None:
@@ -296,7 +296,7 @@ def report(
             out["plot"] = plot_path
         if held is not None:  # nothing found: what the database holds instead, as the text says
             out["note"] = held
-        click.echo(json.dumps(out, indent=2), err=STDOUT in outputs.values())
+        click.echo(json.dumps(out, indent=2), err=exported_to_standard_output)
     else:
         lines = report_lines(spec, store.path, outcomes, summary, settings, deals)
         if written is not None:
@@ -307,7 +307,7 @@ def report(
             lines.append(f"plot           drawn in {plot_path}")
         if held is not None:
             lines.append(f"note           {held}")
-        click.echo("\n".join(lines), err=STDOUT in outputs.values())  # the export has standard output
+        click.echo("\n".join(lines), err=exported_to_standard_output)  # the export has standard output
 
 
 def _what_is_held(store: ResultStore, spec: GameSpec) -> str:
@@ -361,11 +361,11 @@ def write_solutions(
 
 
 class ExportError(CardtableError):
-    """A file of ``report --plot``, ``--solutions`` or ``--csv`` could not be written: none was."""
+    """A file of ``report --plot``, ``--solutions`` or ``--csv`` could not be written; the message says what was."""
 
 
 def _export_error(path: str, why: str) -> ExportError:
-    return ExportError(f"cannot write {path!r}: {why}; nothing was written")
+    return ExportError(f"cannot write {'standard output' if path == STDOUT else repr(path)}: {why}")
 
 
 SQLITE_COMPANIONS: Final = ("-wal", "-shm", "-journal")
@@ -408,9 +408,6 @@ def _identity(path: Path) -> tuple[int, int] | Path:
 @contextmanager
 def _exported(path: str, staging: Staging) -> Iterator[IO[str]]:
     """A file that ``report`` writes, put in ``path``'s place with the others once all are whole; ``-``, standard output."""
-    if path == STDOUT:
-        yield click.get_text_stream("stdout")
-        return
     with staging.text(path) as file:
         yield file
 
