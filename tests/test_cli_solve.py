@@ -287,6 +287,10 @@ def test_a_count_of_positions_may_be_a_power_of_ten_and_anything_else_is_named()
     assert run("solve", "alexander-the-great-lucie", "1", "--max-states", "3e0").output.startswith(
         run("solve", "alexander-the-great-lucie", "1", "--max-states", "3").output.split("(")[0]
     )
+    assert run("solve", "fan", "1", "--max-states", "1e+6").exit_code == 0
+    assert_fails(
+        run("solve", "fan", "1", "--max-states", "1e19"), 2, "10000000000000000000 is not in the range"
+    )
     for typed in ("500k", "1,000", "1.5e0"):
         assert_fails(
             run("solve", "fan", "1", "--max-states", typed),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from typing import Any, Final
@@ -23,10 +24,10 @@ class Count(click.IntRange):
     name = "count"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE][0-9]+", value.strip()):
-            number = float(value)
-            if number.is_integer() and number <= LARGEST_COUNT:
-                value = int(number)
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]{1,4}", value.strip()):
+            number = decimal.Decimal(value.strip())  # exact, where a float would round past 2**53
+            if number == number.to_integral_value():
+                value = int(number)  # too large a count is then refused by the range, in its words
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:
