@@ -36,8 +36,8 @@ def folder_problem(path: Path) -> str | None:
 
 
 def read_only_folder(path: Path) -> str | None:
-    """Why no file can be made at ``path`` (its folder, a read-only one), or None."""
-    folder = path.parent
+    """Why no file can be made at ``path`` (its folder, a read-only one), or None; a link's, where it points."""
+    folder = Path(os.path.realpath(path)).parent
     if folder.is_dir() and not os.access(folder, os.W_OK):
         return f"its folder {str(folder)!r} is read-only"
     return None
