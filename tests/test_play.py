@@ -30,13 +30,18 @@ from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.errors import NothingToDoError
 from cardtable.formats import read_deal, read_saved_game
 from cardtable.interrupts import Terminated
-from cardtable.render.text import wrap
+from cardtable.render.text import GLUE, wrap
 from cardtable.solver.rewind import WayBack
 from cardtable.store import Store
 from helpers import acey_position
 from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
+
+
+def plain(text: str) -> str:
+    """``text`` as printed: the spaces that hold a typed command on one line (:func:`glued`) plain again."""
+    return text.replace(GLUE, " ")
 
 
 def play(*args: str, lines: list[str]) -> Result:
@@ -401,7 +406,7 @@ def test_a_lost_position_hints_how_far_back_the_game_could_still_be_won() -> Non
     for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
         game.play(text)
     lost = "no move wins from here: this position can no longer be won; "
-    assert game.hint() == lost + "3 moves back it still could ('undo 3' goes there)"
+    assert plain(game.hint()) == lost + "3 moves back it still could ('undo 3' goes there)"
     assert (
         game.handle("undo 3").message == "took back 3 moves: now at move 1 (redo plays them again one by one)"
     )
@@ -412,7 +417,7 @@ def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None
     game = session("fan", 1)
     for text in ["t4 t12", "t13 t0", "t16 t7", "t10 t16"]:
         game.play(text)
-    assert game.hint().endswith("; only the start of the game still could ('restart' goes there)")
+    assert plain(game.hint()).endswith("; only the start of the game still could ('restart' goes there)")
     game = session("alexander-the-great", 2)
     for text in ["t11 t5", "t7 t4", "t1 t8"]:
         game.play(text)
@@ -436,7 +441,15 @@ def test_a_lost_position_hints_a_restart_or_a_deal_lost_from_its_start() -> None
     ],
 )
 def test_a_way_back_past_undecided_positions_says_only_what_is_proved(way: WayBack, text: str) -> None:
-    assert way_back_text(way, 66, 10) == text
+    assert plain(way_back_text(way, 66, 10)) == text
+
+
+@pytest.mark.parametrize("width", [20, 43, 64])
+def test_a_way_back_wrapped_keeps_each_command_on_one_line(width: int) -> None:
+    said = "cannot be won" + way_back_text(WayBack("won", 3), 66, 10, then="cardtable play lost.json, then")
+    lines = wrap(said, width).splitlines()
+    assert "'undo 3')" in lines[-1]
+    assert any("cardtable play lost.json, then" in line for line in lines)
 
 
 def test_a_game_with_no_move_left_points_to_the_hint_that_finds_the_way_back() -> None:
@@ -447,7 +460,7 @@ def test_a_game_with_no_move_left_points_to_the_hint_that_finds_the_way_back() -
         "No move is left: alexander-the-great deal 8 is lost after 4 moves."
         " Undo, restart or quit; 'hint' looks for how far back it could still be won."
     )
-    assert game.hint().endswith("; 2 moves back it still could ('undo 2' goes there)")
+    assert plain(game.hint()).endswith("; 2 moves back it still could ('undo 2' goes there)")
 
 
 @pytest.mark.parametrize("line", ["redo 2", "Hint now", "quit now", "stats all", "h x"])

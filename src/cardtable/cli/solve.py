@@ -37,6 +37,7 @@ from cardtable.core.state import State
 from cardtable.formats import Solution, read_position
 from cardtable.games import find_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
+from cardtable.render.text import glued
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.rewind import WayBack, single_steps, way_back
@@ -346,8 +347,10 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None
     has no undo of its own: the player resumes the saved game to take moves back.
     """
     if way.status == "won":
-        typed = "restart" if way.undo == played else "undo" if way.undo == 1 else f"undo {way.undo}"
-        how = f"{then} '{typed}'" if then is not None else f"'{typed}' goes there"
+        typed = glued("restart" if way.undo == played else "undo" if way.undo == 1 else f"undo {way.undo}")
+        how = (
+            f"{glued(then)} '{typed}'" if then is not None else f"'{typed}' goes there"
+        )  # each kept on a line
         if way.undecided:  # the latest winnable position may be nearer: say only what is proved
             where = (
                 "the start of the game"
@@ -373,4 +376,4 @@ def way_back_text(way: WayBack, played: int, seconds: float, *, then: str | None
 def _named(state: State, move: Move) -> str:
     """A move as typed, and the card it moves from where to where: ``t3 f1 (7♣ tableau/3 to foundation/1)``."""
     what = f" ({card_symbol(move.card)} {move.source} to {move.target})" if move.card is not None else ""
-    return f"{move_text(state, move)}{what}"
+    return f"{glued(move_text(state, move))}{what}"
