@@ -7,6 +7,7 @@ import json
 
 from cardtable import CardtableError
 from cardtable.core.deals import parse_deal_list
+from cardtable.core.errors import reason
 from cardtable.formats import Solution
 
 
@@ -31,7 +32,7 @@ def solutions_file(parser: argparse.ArgumentParser, path: str | None) -> str | N
         try:
             open(path, "a", encoding="utf-8").close()
         except OSError as problem:
-            parser.error(f"cannot add solutions to {path!r}: {(problem.strerror or str(problem)).lower()}")
+            parser.error(f"cannot add solutions to {path!r}: {reason(problem)}")
     return path
 
 

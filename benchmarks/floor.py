@@ -50,6 +50,7 @@ from typing import NoReturn
 
 from cardtable import CardtableError
 from cardtable.cli.info import text_pieces
+from cardtable.core.errors import reason
 from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.stats import winnability
 from deal_args import deal_numbers  # beside this script, so on its path
@@ -203,7 +204,7 @@ def write_together(
             writer.writerow(("deal", "verdict", "settled_by"))
             writer.writerows(together)
     except OSError as problem:
-        parser.error(f"cannot write {str(path)!r}: {(problem.strerror or str(problem)).lower()}")
+        parser.error(f"cannot write {str(path)!r}: {reason(problem)}")
     print(f"{len(together)} deals written to {path}")
 
 
@@ -216,7 +217,7 @@ def plot_together(parser: argparse.ArgumentParser, path: Path, in_order: list[St
     except CardtableError as problem:
         parser.error(str(problem))
     except OSError as problem:
-        parser.error(f"cannot write {str(path)!r}: {(problem.strerror or str(problem)).lower()}")
+        parser.error(f"cannot write {str(path)!r}: {reason(problem)}")
     print(f"plot written to {path}")
 
 

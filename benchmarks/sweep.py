@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardtable import CardtableError, deal, load_game
+from cardtable.core.errors import reason
 from cardtable.formats import Solution
 from cardtable.solver import checkpoint
 from cardtable.solver.search import DEFAULT_TABLE_CAP
@@ -229,9 +230,7 @@ def _keeping(parser: argparse.ArgumentParser, args: argparse.Namespace, numbers:
         checkpoint.partial(path).touch()
         checkpoint.partial(path).unlink()
     except OSError as problem:
-        parser.error(
-            f"cannot keep a checkpoint in {args.checkpoint!r}: {(problem.strerror or str(problem)).lower()}"
-        )
+        parser.error(f"cannot keep a checkpoint in {args.checkpoint!r}: {reason(problem)}")
     return Keeping(path, args.every)
 
 

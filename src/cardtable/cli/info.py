@@ -412,7 +412,7 @@ def rules(game: str) -> None:
     spec = load_game(game)
     title, _, rest = spec.rules.rstrip("\n").partition("\n")
     note = options_note(spec)
-    text = title + ("" if note is None else f"\n\n{textwrap.fill(note, width=80)}") + f"\n{rest}"
+    text = title + ("" if note is None else f"\n\n{textwrap.fill(note, width=RULES_WIDTH)}") + f"\n{rest}"
     width = terminal_width()
     click.echo(reflow(text, width) if width is not None and width < RULES_WIDTH else text)
 

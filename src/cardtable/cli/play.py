@@ -195,8 +195,12 @@ class Session:
                 return Reply(self.save(_path_typed(rest)))
             if first.lower() in ("undo", "u"):
                 return Reply(self.undo(_undo_count(line)), redraw=True)
-            if (glued := re.fullmatch(r"(?:undo|u)([0-9]+)", words)) is not None:  # no pile is called u
-                raise CommandError(f"not a move: {quoted(line.strip(), 24)}; to undo, type 'undo {glued[1]}'")
+            if (
+                run_together := re.fullmatch(r"(?:undo|u)([0-9]+)", words)
+            ) is not None:  # no pile is called u
+                raise CommandError(
+                    f"not a move: {quoted(line.strip(), 24)}; to undo, type 'undo {run_together[1]}'"
+                )
             if first.lower() in COMMANDS or first.lower() in QUIT_WORDS:  # no move starts so
                 raise CommandError(
                     f"{first.lower()!r} takes nothing after it: not {quoted(line.strip(), 24)}"

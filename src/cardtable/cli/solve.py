@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ from cardtable.cli.info import (
     position,
     position_label,
     read_file,
+    terminal_width,
 )
 from cardtable.cli.options import Seconds, position_count
 from cardtable.core.cards import card_symbol
@@ -98,15 +98,14 @@ def _names_a_deal(game: str, number: str) -> bool:
     return find_game(game) is not None or (number.isdigit() and not os_path.exists(number))
 
 
-def notation_lines(state: State, moves: list[Move], width: int | None = None) -> str:
+def notation_lines(state: State, moves: list[Move], width: int) -> str:
     """The moves in the terminal notation, numbered, with the card each moves, replayed from ``state``.
 
-    They stand in columns, as many to a line as fit ``width`` (the terminal's,
-    at most :data:`LINE_WIDTH`), and never split: a player replaying them by
+    They stand in columns, as many to a line as fit ``width`` (see
+    :func:`line_width`), and never split: a player replaying them by
     hand can check each card. A redeal ends its line and is followed by the fans
     it deals, one a line, since the moves after it name piles of the new fans.
     """
-    width = width or _line_width()
     board = state.copy()
     digits = len(str(len(moves)))
     out: list[str] = []
@@ -133,11 +132,9 @@ GAP: Final = 3
 """Spaces between two columns of moves."""
 
 
-def _line_width() -> int:
+def line_width() -> int:
     """:data:`LINE_WIDTH`, or a terminal's width where it is narrower: a line cut at its edge would split a move."""
-    if click.get_text_stream("stdout").isatty():
-        return min(LINE_WIDTH, shutil.get_terminal_size().columns)
-    return LINE_WIDTH
+    return min(LINE_WIDTH, terminal_width() or LINE_WIDTH)
 
 
 def _columns(items: list[str], width: int) -> str:
@@ -272,7 +269,7 @@ def solve(
         else:
             click.echo(f"{label}: {verdict_line(result)}")
             if result.moves:
-                click.echo(notation_lines(state, result.moves))
+                click.echo(notation_lines(state, result.moves, line_width()))
         _stop_if_interrupted(result)
 
 

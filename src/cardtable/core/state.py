@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol
+from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol, make_card
 from cardtable.core.errors import IllegalMoveError
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
@@ -431,7 +431,7 @@ def _takes_next(group: PileGroup, index: int, top: Card) -> str:
     if not 1 <= following <= KING:
         return "is complete"
     if group.build.same_suit:
-        return f"takes {card_symbol(SUIT_OF[top] * 13 + following - 1)} next"
+        return f"takes {card_symbol(make_card(following, SUIT_OF[top]))} next"
     return f"takes {_a_rank(following)} next"
 
 

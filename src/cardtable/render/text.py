@@ -1,4 +1,4 @@
-"""The layout as rich text: every card of every fan, red cards in red, one pile a line.
+"""The layout as rich text: every card of every fan, red cards in red, one pile a line (the foundations' tops a line a direction).
 
 ``cardtable deal`` and ``cardtable play`` draw with this one function, so what a
 player sees while playing is what ``deal`` shows. Each pile starts with its code
@@ -213,7 +213,7 @@ def reflow(text: str, width: int | None) -> str:
                 blocks.append((item, line.removeprefix("- ")))
             else:
                 blocks[-1] = (blocks[-1][0], f"{blocks[-1][1]} {line.strip()}")
-        paragraphs.append("\n".join(_filled(text, width, item) for item, text in blocks))
+        paragraphs.append("\n".join(_filled(words, width, item) for item, words in blocks))
     return "\n\n".join(paragraphs)
 
 

@@ -35,10 +35,10 @@ class Realiser:
     """Turns steps into real moves from the position a search started at: ``start``, its piles of each kind by index."""
 
     start: State
-    reserves: list[int]
-    tableau: list[int]
-    ace_piles: list[int]
-    king_piles: list[int]
+    reserves: tuple[int, ...]
+    tableau: tuple[int, ...]
+    ace_piles: tuple[int, ...]
+    king_piles: tuple[int, ...]
 
     def moves(self, steps: list[Step]) -> list[Move]:
         """The real moves of ``steps``, each checked by the rules as it is played."""
@@ -82,7 +82,7 @@ class Realiser:
         return self._slide_pair(state, card)
 
     @staticmethod
-    def _pile_of_height(state: State, piles: list[int], height: int) -> int:
+    def _pile_of_height(state: State, piles: tuple[int, ...], height: int) -> int:
         return next(i for i in piles if len(state.piles[i]) == height)
 
     def _slide_pair(self, state: State, ace_top: int) -> int:

@@ -1060,7 +1060,13 @@ class Search:
 
     def realise(self, steps: list[Step]) -> list[Move]:
         """The real moves of ``steps``, each checked by the rules as it is played (see :mod:`cardtable.solver.realise`)."""
-        return Realiser(self.state, self.reserves, self.tableau, self.ace_piles, self.king_piles).moves(steps)
+        return Realiser(
+            self.state,
+            tuple(self.reserves),
+            tuple(self.tableau),
+            tuple(self.ace_piles),
+            tuple(self.king_piles),
+        ).moves(steps)
 
 
 class _Layout:
