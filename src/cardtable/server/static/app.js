@@ -116,7 +116,7 @@ function pickWords(pileId) {
   const places = page.view.legal.filter((m) => m.kind === "card" && m.from === pileId).map((m) => m.text.split(" ")[1]);
   const card = pile.cards.length ? cardLabel(pile.cards[pile.cards.length - 1]) : "the top card";
   const where = places.length ? `it can go to ${[...new Set(places)].join(" or ")}` : "it cannot move now";
-  return `picked ${card} from ${pile.code}: ${where}; Enter again sends it home or to its one place`;
+  return `picked ${card} from ${pile.code}: ${where}; picked again, it goes home or to its one place`;
 }
 
 /** What the stock put, on its own, into the piles the latest moves emptied (Acey and Kingsley), as the
