@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from cardtable import Move, State
 from cardtable.core.move import CARD
 from cardtable.core.notation import with_codes
+from web.conftest import LiveServer
 
 SCREENSHOTS: Final = Path(
     os.environ.get("CARDTABLE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "cardtable-screenshots"
@@ -164,3 +166,17 @@ def median(values: list[float]) -> float:
     ordered = sorted(values)
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+@contextmanager
+def on_a_screen(
+    browser: Browser, live_server: LiveServer, width: int, height: int, **options: Any
+) -> Iterator[Page]:
+    """A page in a browser window of its own, ``width`` by ``height``: a small screen, a phone (``has_touch``)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, base_url=live_server.url, **options
+    )
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

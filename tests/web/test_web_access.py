@@ -11,7 +11,7 @@ from typing import Final
 
 from playwright.sync_api import Browser, Page, expect
 
-from web.browsing import open_deal, table_at
+from web.browsing import on_a_screen, open_deal, table_at
 from web.conftest import LiveServer
 
 ACEY: Final = "acey-and-kingsley"
@@ -71,9 +71,7 @@ def test_piles_and_dialogs_have_names(page: Page) -> None:
 def test_slash_on_a_narrow_screen_opens_the_menu_that_holds_the_move_box(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    context = browser.new_context(viewport={"width": 560, "height": 900}, base_url=live_server.url)
-    try:
-        page = context.new_page()
+    with on_a_screen(browser, live_server, 560, 900) as page:
         page.goto(f"/?game={ACEY}&deal=5")
         table_at(page, moves=0, game=ACEY, deal=5)
         expect(page.locator("#command")).to_be_hidden()
@@ -83,18 +81,12 @@ def test_slash_on_a_narrow_screen_opens_the_menu_that_holds_the_move_box(
         page.keyboard.type("d")  # a letter typed there is a move's, not a shortcut's
         assert page.input_value("#command") == "d"
         table_at(page, moves=0)
-    finally:
-        context.close()
 
 
 def test_a_phone_s_toast_takes_the_screen_s_width_and_a_tap_on_the_felt_puts_a_pick_down(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server.url
-    )
-    try:
-        page = context.new_page()
+    with on_a_screen(browser, live_server, 390, 844, has_touch=True, is_mobile=True) as page:
         page.goto(f"/?game={ACEY}&deal=7")
         table_at(page, moves=0, game=ACEY, deal=7)
         expect(page.get_by_role("button", name="More controls")).to_be_visible()
@@ -115,16 +107,12 @@ def test_a_phone_s_toast_takes_the_screen_s_width_and_a_tap_on_the_felt_puts_a_p
         expect(toast).to_be_visible()
         shown = toast.bounding_box()
         assert shown is not None and shown["width"] > 0.8 * 390, shown
-    finally:
-        context.close()
 
 
 def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    context = browser.new_context(viewport={"width": 1024, "height": 600}, base_url=live_server.url)
-    try:
-        page = context.new_page()
+    with on_a_screen(browser, live_server, 1024, 600) as page:
         page.goto("/?game=alexander-the-great-lucie&deal=3")
         table_at(page, moves=0, game="alexander-the-great-lucie", deal=3)
         page.click("#rules-button")
@@ -132,8 +120,6 @@ def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
         expect(text).to_have_class(re.compile(r"\bmore-below\b"))
         text.evaluate("(el) => el.scrollTo(0, el.scrollHeight)")
         expect(text).not_to_have_class(re.compile(r"\bmore-below\b"))
-    finally:
-        context.close()
 
 
 def test_the_table_plays_from_the_keyboard(page: Page) -> None:

@@ -26,6 +26,7 @@ from web.browsing import (
     illegal_card_move,
     median,
     moves_made,
+    on_a_screen,
     open_deal,
     play,
     screenshot,
@@ -504,9 +505,7 @@ def test_the_table_fits_the_window_without_scrolling(
     browser: Browser, live_server: LiveServer, game: str, size: tuple[int, int]
 ) -> None:
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url)
-    try:
-        page = context.new_page()
+    with on_a_screen(browser, live_server, width, height) as page:
         page.goto(f"/?game={game}&deal=5")
         table_at(page, moves=0, game=game, deal=5)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -517,8 +516,6 @@ def test_the_table_fits_the_window_without_scrolling(
         assert right <= width
         card_width = page.locator("#table .slot").first.bounding_box()
         assert card_width is not None and card_width["width"] >= 40, "cards stay readable"
-    finally:
-        context.close()
 
 
 def test_the_page_is_light(page: Page) -> None:
