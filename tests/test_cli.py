@@ -605,6 +605,21 @@ def test_malformed_solutions_fail_with_exit_code_2(
 # -- options ---------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (["solve", "fan", "3"], "is not in the range x>=0.001"),
+        (["survey", "fan", "--deals", "1-2"], "is too short: give 0 for no limit, or at least 0.001 seconds"),
+    ],
+)
+def test_a_timeout_too_short_to_solve_anything_is_refused_alike_by_solve_and_survey(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], words: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert_fails(run(*command, "--timeout", "1e-9"), 2, words)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("seconds", ["nan", "NaN", "inf", "-inf", "Infinity"])
 @pytest.mark.parametrize(
     "command",

@@ -45,8 +45,21 @@ class Seconds(click.FloatRange):
 
     name = "seconds"
 
+    def __init__(self, min: float, *, zero: bool = False) -> None:
+        super().__init__(min=min)
+        self.zero = zero
+        """Whether 0 is taken too, below ``min``: a budget of none."""
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
+        if self.zero and number == 0:
+            return number
+        if self.zero and self.min is not None and number < self.min:
+            self.fail(f"{value!r} is too short: give 0 for no limit, or at least {self.min:g} seconds", param, ctx)
         return super().convert(number, param, ctx)
+
+
+TIMEOUT_LEAST: Final = 0.001
+"""The shortest budget of seconds a command takes: less would stop a search before its first position."""

@@ -29,7 +29,7 @@ from cardtable.cli.info import (
     read_file,
     terminal_width,
 )
-from cardtable.cli.options import Seconds, position_count
+from cardtable.cli.options import TIMEOUT_LEAST, Seconds, position_count
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import CARD, REDEAL, Move, PileId
 from cardtable.core.notation import move_text, pile_code, plural
@@ -46,7 +46,7 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP, ran_out_of_time
 budget_options = [
     click.option(
         "--timeout",
-        type=Seconds(min=0.001),
+        type=Seconds(min=TIMEOUT_LEAST),
         default=None,
         help="Seconds for each position solved (each FILE, or the deal).",
     ),

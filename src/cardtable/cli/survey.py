@@ -37,7 +37,7 @@ from rich.progress import (
 from rich.text import Text
 
 from cardtable.cli.info import STDOUT, OptionConflictError, Staging, goes_to_standard_output, is_stream
-from cardtable.cli.options import Seconds, position_count
+from cardtable.cli.options import TIMEOUT_LEAST, Seconds, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
 from cardtable.core.errors import CardtableError
@@ -91,7 +91,7 @@ def _store_path(db: Path | None) -> Path:
 @db_option("the survey's results (survey.sqlite)")
 @click.option(
     "--timeout",
-    type=Seconds(min=0),
+    type=Seconds(min=TIMEOUT_LEAST, zero=True),
     default=10.0,
     show_default=True,
     help="Seconds per deal; 0: none.",
