@@ -354,6 +354,7 @@ def test_show_me_plays_the_solvers_line_to_the_end(page: Page) -> None:
     page.reload()  # a game already over is shown as it stands, without greeting it again
     expect(page.locator("#facts")).to_contain_text("won")
     expect(page.locator("#result")).to_be_hidden()
+    expect(page.locator("#toast")).to_have_text("this game was won: New (N) deals another")  # but the way on
 
 
 def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> None:

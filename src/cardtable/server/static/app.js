@@ -176,7 +176,13 @@ function show(view, motion) {
   // not one that was already over when the page opened
   const same = previous && previous.id === view.id;
   const ended = same ? previous.status !== view.status : view.moves === 0 && view.redo === 0;
-  if (ended && (view.status === "won" || view.status === "lost")) finished(view);
+  const over = view.status === "won" || view.status === "lost";
+  if (ended && over) finished(view);
+  else if (over && !same) {
+    // opened again on a game already over (a reload): say so, and the way on, without the dialog
+    const again = view.status === "lost" ? "undo to try another way, or New (N) for another deal" : "New (N) deals another";
+    toast(`this game was ${view.status}: ${again}`, 6);
+  }
 }
 
 function finished(view) {
