@@ -157,6 +157,38 @@ def test_a_pick_is_told_and_a_slow_second_enter_sends_the_card_home(page: Page) 
     expect(page.locator("#said")).to_contain_text("played: queen of clubs: t5 f2")
 
 
+def test_a_pick_put_down_is_told_too(page: Page) -> None:
+    open_deal(page, ALEXANDER, 10)
+    slot = page.locator('#table .slot[data-pile="fan/5"]')
+    slot.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#said")).to_contain_text("picked queen of clubs")
+    page.keyboard.press("Escape")
+    expect(page.locator("#said")).to_have_text("put down: t5")
+    expect(slot).not_to_have_attribute("aria-pressed", "true")
+
+
+def test_keys_of_one_letter_can_be_turned_off(page: Page) -> None:
+    """WCAG 2.1.4: a speech input's words, or a slip of the hand, must not set off shortcuts."""
+    open_deal(page, ACEY, 5)
+    page.click("#rules-button")
+    page.uncheck("#letter-keys")
+    page.click("#rules-close")
+    page.locator("body").press("d")
+    page.wait_for_timeout(300)
+    table_at(page, moves=0)
+    page.reload()  # the choice is kept
+    table_at(page, moves=0, game=ACEY, deal=5)
+    page.locator("body").press("d")
+    page.wait_for_timeout(300)
+    table_at(page, moves=0)
+    page.click("#rules-button")
+    page.check("#letter-keys")
+    page.click("#rules-close")
+    page.locator("body").press("d")
+    table_at(page, moves=1)
+
+
 def test_the_table_is_one_stop_of_tab(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
     stops = page.locator('#table [tabindex="0"]')

@@ -42,6 +42,7 @@ const table = new Table($("table"), {
     table.clearMarks("hint", "hint-target");
     $("said").textContent = pickWords(pileId);
   },
+  putDown: (pileId) => ($("said").textContent = `put down: ${page.view.piles.find((p) => p.id === pileId).code}`),
 });
 page.table = table;
 
@@ -498,6 +499,8 @@ function wire() {
   $("redeal").onclick = () => playMove({ move: { redeal: null } }, performance.now());
   $("winnable").checked = stored("winnable", "false") === "true";
   $("winnable").onchange = (e) => store("winnable", e.target.checked);
+  $("letter-keys").checked = stored("letter-keys", "true") === "true";
+  $("letter-keys").onchange = (e) => store("letter-keys", e.target.checked);
   $("autoplay").checked = stored("autoplay", "true") === "true";
   $("autoplay").onchange = (e) => {
     store("autoplay", e.target.checked);
@@ -678,7 +681,7 @@ function key(e) {
     e.preventDefault();
     act("redo", "forward");
   } else if (e.key === "Escape") {
-    table.unselect();
+    table.putDown();
     stopShow();
     if (typing) e.target.blur();
   } else if (!typing && !ctrl && !e.altKey) {
@@ -689,7 +692,7 @@ function key(e) {
     } else {
       // a letter means the same with Shift or Caps Lock on; "?" is itself a shifted key
       const action = KEYS[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-      if (action && page.view) {
+      if (action && page.view && $("letter-keys").checked) {
         e.preventDefault();
         action();
       }

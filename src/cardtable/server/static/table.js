@@ -270,6 +270,14 @@ export class Table {
     this.clearMarks("selected", "target");
   }
 
+  /** The player puts a picked card down (Escape, the felt, the card itself again): told, as a pick is. */
+  putDown() {
+    if (!this.selected) return;
+    const from = this.selected;
+    this.unselect();
+    this.on.putDown(from);
+  }
+
   /** Show the solver's move: the card to play and where it goes. */
   hint(move) {
     this.clearMarks("hint", "hint-target");
@@ -357,7 +365,7 @@ export class Table {
     if (e.button !== 0 || !this.view) return;
     const pileId = this.pileAt(e.target);
     if (!pileId) {
-      this.unselect(); // a tap on the felt puts a picked card down: a phone has no Escape
+      this.putDown(); // a tap on the felt puts a picked card down: a phone has no Escape
       return;
     }
     const pile = this.pile(pileId);
@@ -453,13 +461,13 @@ export class Table {
     } else if (double) {
       this.unselect();
       if (pile.count) this.on.smart(pileId, started);
+    } else if (this.selected === pileId) {
+      this.putDown();
     } else if (this.selected) {
       const from = this.selected;
       this.unselect();
-      if (from !== pileId) {
-        const source = this.pile(from);
-        this.on.drop(from, pileId, source.cards[source.cards.length - 1], started);
-      }
+      const source = this.pile(from);
+      this.on.drop(from, pileId, source.cards[source.cards.length - 1], started);
     } else if (pile.count) {
       this.select(pileId);
       this.lastClick = { pile: pileId, at: now };
