@@ -255,6 +255,7 @@ class Staging:
     def _raw(self, path: str) -> Iterator[IO[bytes]]:
         self._at = path
         if goes_to_standard_output(path):
+            click.get_text_stream("stdout").flush()  # what was printed before comes first
             with _Borrowed(click.get_binary_stream("stdout")) as stream:
                 yield cast(IO[bytes], stream)
             self._done.append(path)
