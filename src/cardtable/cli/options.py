@@ -57,7 +57,9 @@ class Seconds(click.FloatRange):
         if self.zero and number == 0:
             return number
         if self.zero and self.min is not None and number < self.min:
-            self.fail(f"{value!r} is too short: give 0 for no limit, or at least {self.min:g} seconds", param, ctx)
+            self.fail(
+                f"{value!r} is too short: give 0 for no limit, or at least {self.min:g} seconds", param, ctx
+            )
         return super().convert(number, param, ctx)
 
 
