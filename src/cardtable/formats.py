@@ -480,9 +480,8 @@ def _read_record(obj: Any, what: str, error: type[CardtableError]) -> tuple[Stat
     if "deal" not in obj:
         raise error(f"it has no 'deal': a {what} holds its deal whole (with 'game' and 'piles') under 'deal'")
     if "game" in obj and not isinstance(obj["deal"], dict) and not {"result", "moves", "undone"} & obj.keys():
-        raise error(
-            f"this looks like a deal without its 'piles', not a {what}"
-        )  # its number is no deal object
+        # a deal file's 'deal' is its number, not a deal object: the file lacks its piles
+        raise error(f"this looks like a deal without its 'piles', not a {what}")
     if not isinstance(obj["deal"], dict):
         raise error(f"its 'deal' must be a deal object (with 'game' and 'piles'), not {excerpt(obj['deal'])}")
     try:

@@ -97,6 +97,11 @@ def _title(state: State) -> str:
     return " · ".join(parts)
 
 
+FOUNDATION_CODE: Final = 3  # "f0" and a space
+FOUNDATION_CELL: Final = FOUNDATION_CODE + CELL + 2
+"""A foundation's code and top card, and the gap to the next: a row keeps them apart."""
+
+
 DIRECTIONS: Final = ("up from A", "down from K")
 DIRECTION: Final = 2 + max(map(len, DIRECTIONS)) + 2
 """Columns before a row of foundations: the direction they build, indented and padded."""
@@ -118,11 +123,6 @@ def _foundations(state: State, group: PileGroup, width: int | None) -> Text:
             out.append_text(_row(cells, DIRECTION, FOUNDATION_CELL, width))
             out.append("\n")
     return out
-
-
-FOUNDATION_CODE: Final = 3  # "f0" and a space
-FOUNDATION_CELL: Final = FOUNDATION_CODE + CELL + 2
-"""A foundation's code and top card, and the gap to the next: a row keeps them apart."""
 
 
 def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card], width: int | None) -> Text:
