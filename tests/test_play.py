@@ -677,6 +677,15 @@ def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     assert "\nfan deal 2: play it again" in play(str(position_file), lines=["q"]).output
 
 
+def test_a_save_named_dash_is_a_file_of_that_name_not_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    said = play("fan", "1", "--no-stats", lines=["t10 f0", "save -", "q"]).output
+    assert '"game": "fan"' not in said and "saved after 1 move to -" in said
+    assert read_saved_game((tmp_path / "-").read_text()).moves[0].text() == "fan/10 foundation/0 AS"
+
+
 def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert play("fan-42", lines=[]).stderr.endswith("and there is no file 'fan-42' to play on from\n")

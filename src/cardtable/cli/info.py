@@ -210,13 +210,15 @@ class Staging:
     Only an ordinary file is replaced. A symbolic link keeps pointing where it
     did: the file it names is replaced. A pipe or a device (``/dev/null``,
     ``>(wc -l)``) is written to as it is and at once, since it cannot be put
-    back as it was; so is standard output, whether named ``-`` or by a path
-    to the same file (``/dev/stdout`` sent on with ``>>``), which is written
-    on, never truncated or replaced.
+    back as it was; so is standard output, named by a path to the same file
+    (``/dev/stdout`` sent on with ``>>``), or ``-`` where ``dash`` says so (an
+    export, not a save), which is written on, never truncated or replaced.
     """
 
-    def __init__(self, error: Callable[[str, str], CardtableError]) -> None:
+    def __init__(self, error: Callable[[str, str], CardtableError], *, dash: bool = False) -> None:
         self.error = error
+        self.dash = dash
+        """Whether ``-`` names standard output, not a file of that name."""
         self._at = ""
         """The file being written or put in place, as given: the one a file system's complaint concerns."""
         self._ready: list[tuple[str, str, str]] = []
@@ -254,7 +256,7 @@ class Staging:
     @contextmanager
     def _raw(self, path: str) -> Iterator[IO[bytes]]:
         self._at = path
-        if goes_to_standard_output(path):
+        if (self.dash and path == STDOUT) or goes_to_standard_output(path):
             click.get_text_stream("stdout").flush()  # what was printed before comes first
             with _Borrowed(click.get_binary_stream("stdout")) as stream:
                 yield cast(IO[bytes], stream)
@@ -314,9 +316,7 @@ class _Borrowed(io.RawIOBase):
 
 
 def goes_to_standard_output(path: str) -> bool:
-    """Whether ``path`` is ``-`` or names the file standard output goes to (``/dev/stdout``, the file it is sent to)."""
-    if path == STDOUT:
-        return True
+    """Whether ``path`` names the file standard output goes to (``/dev/stdout``, the file it is sent to)."""
     try:
         given, out = os.stat(path), os.fstat(sys.stdout.fileno())
     except (OSError, ValueError, io.UnsupportedOperation):  # no such file, or no real standard output

@@ -264,7 +264,7 @@ def report(
     with (
         ResultStore(_store_path(db), create=False) as store,
         store.snapshot(),
-        Staging(_export_error) as staging,
+        Staging(_export_error, dash=True) as staging,
     ):
         outcomes = store.outcomes(spec.id, spec.rules_version, deals)
         settings = store.settings(spec.id, spec.rules_version, deals)
@@ -284,7 +284,7 @@ def report(
             in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path, staging)
     summary = summarize(outcomes)
     exported_to_standard_output = any(
-        goes_to_standard_output(path) for path in outputs.values() if path is not None
+        path == STDOUT or goes_to_standard_output(path) for path in outputs.values() if path is not None
     )
     if as_json:
         out = report_json(spec, store.path, deals, summary, settings)
