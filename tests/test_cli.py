@@ -7,6 +7,7 @@ code 2 (1 for a solution that fails its check), never a traceback.
 from __future__ import annotations
 
 import gzip
+import importlib.abc
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
+import cardtable.__main__
 from cardtable import GAMES, Move, State, deal, load_game
 from cardtable.cli import info
 from cardtable.cli.main import COMMANDS, main
@@ -35,6 +37,7 @@ from cardtable.formats import (
     read_solution,
     replay,
 )
+from cardtable.interrupts import INTERRUPTED_EXIT
 from helpers import GAME_IDS
 
 LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
@@ -680,6 +683,30 @@ def test_the_installed_script_reports_errors_in_one_line() -> None:
         assert done.returncode == 2
         assert done.stdout == ""
         assert done.stderr.count("\n") == 1 and words in done.stderr and "Traceback" not in done.stderr
+
+
+class InterruptedImport(importlib.abc.MetaPathFinder):
+    """A finder that stands for a Ctrl-C arriving while Python loads the command line."""
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> None:
+        if fullname == "cardtable.cli.main":
+            raise KeyboardInterrupt
+
+
+def test_a_ctrl_c_while_the_command_line_loads_ends_as_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delitem(sys.modules, "cardtable.cli.main")
+    monkeypatch.setattr(sys, "meta_path", [InterruptedImport(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stop:
+        cardtable.__main__.run()
+    assert stop.value.code == INTERRUPTED_EXIT
+    assert capsys.readouterr() == ("", "cardtable: interrupted\n")
+
+
+def test_python_dash_m_cardtable_runs_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "cardtable", "games"], capture_output=True, text=True)
+    assert done.returncode == 0 and "acey-and-kingsley" in done.stdout
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
