@@ -718,6 +718,33 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(args: list[st
     assert done.stderr == "cardtable: cannot write the output: no space left on device\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "printed_first"),
+    [(["deal", "fan", "3"], ""), (["hint", "-"], ""), (["solve", "fan", "3"], "fan deal 3: won in 65 moves")],
+)
+def test_every_command_refuses_alike_an_output_that_cannot_show_the_card_symbols(
+    args: list[str], printed_first: str
+) -> None:
+    """click.echo alone would write UTF-8 to an ASCII output; cardtable gives its advice instead."""
+    ascii_only = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [script(), *args],
+        input=deal_to_json(deal(load_game("fan"), 3)),
+        capture_output=True,
+        text=True,
+        env=ascii_only,
+    )
+    assert (
+        done.returncode == 2
+        and done.stdout.startswith(printed_first)
+        and "\N{BLACK CLUB SUIT}" not in done.stdout
+    )
+    assert done.stderr.splitlines() == [
+        "cardtable: the output's encoding (ascii) cannot show the card symbols:"
+        " use a UTF-8 locale (such as LANG=C.UTF-8) or set PYTHONIOENCODING=utf-8"
+    ]
+
+
 def test_a_closed_pipe_still_ends_quietly() -> None:
     reading, writing = os.pipe()
     os.close(reading)  # whatever the command writes meets a broken pipe

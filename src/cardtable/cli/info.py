@@ -389,9 +389,20 @@ def terminal_width() -> int | None:
     return shutil.get_terminal_size().columns if click.get_text_stream("stdout").isatty() else None
 
 
+def echo(text: str) -> None:
+    """Print a line on standard output in the output's own encoding, as the game's layouts are printed.
+
+    click.echo alone takes an ASCII output for a mistake and writes UTF-8 to it
+    anyway; a card symbol that the output cannot show should instead end the
+    command with the advice of :func:`cardtable.cli.main.main`, whichever
+    command prints it.
+    """
+    click.echo(text, file=sys.stdout)
+
+
 def echo_fitted(text: str) -> None:
     """Print prose, on a terminal wrapped between words to its width: the terminal would cut words in two."""
-    click.echo(wrap(text, terminal_width()))
+    echo(wrap(text, terminal_width()))
 
 
 @click.command()
@@ -400,7 +411,7 @@ def games() -> None:
     width = max(len(game_id) for game_id in GAMES)
     for spec in GAMES.values():
         line = wrap(f"  {spec.id.ljust(width)}  {spec.name}: {spec.summary}", terminal_width())
-        click.echo("\n".join(part[2:] for part in line.split("\n")))  # wrapped as an indented list
+        echo("\n".join(part[2:] for part in line.split("\n")))  # wrapped as an indented list
 
 
 @click.command()
@@ -415,7 +426,7 @@ def rules(game: str) -> None:
     note = options_note(spec)
     text = title + ("" if note is None else f"\n\n{textwrap.fill(note, width=RULES_WIDTH)}") + f"\n{rest}"
     width = terminal_width()
-    click.echo(reflow(text, width) if width is not None and width < RULES_WIDTH else text)
+    echo(reflow(text, width) if width is not None and width < RULES_WIDTH else text)
 
 
 DEAL_FORMATS: Final = ("cardtable", "solvitaire", "solvitaire-rules")
@@ -450,9 +461,9 @@ def deal_command(game: str, number: str, fmt: str | None, as_json: bool) -> None
         raise OptionConflictError(f"--json means --format cardtable: it cannot go with --format {fmt}")
     state = numbered_deal(game, number)
     if as_json or fmt == "cardtable":
-        click.echo(deal_to_json(state))
+        echo(deal_to_json(state))
     elif fmt is not None:
-        click.echo(_solvitaire_text(state, fmt))
+        echo(_solvitaire_text(state, fmt))
     else:
         out = console()
         out.print(layout(state, fitting_width(out)))
@@ -477,7 +488,7 @@ def moves(source: str, number: str | None) -> None:
     """
     state = position(source, number)
     for line in sorted_lines([move_to_json(_as_written(state, move)) for move in state.legal_moves]):
-        click.echo(line)
+        echo(line)
 
 
 def _as_written(state: State, move: Move) -> Move:
@@ -511,29 +522,29 @@ def check(file: str) -> None:
             raise InvalidSolutionError(f"{_where(file)}: {first}")
         result = replay(first)
         if result.problem is not None:
-            click.echo(f"not ok: {result.problem}")
+            echo(f"not ok: {result.problem}")
             click.get_current_context().exit(1)
-        click.echo(f"ok {result.legal_moves} moves{UNCHECKED if first.result == 'unwinnable' else ''}")
+        echo(f"ok {result.legal_moves} moves{UNCHECKED if first.result == 'unwinnable' else ''}")
         return
     failed, moves, results = 0, 0, Counter[str]()
     for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
         if isinstance(solution, InvalidSolutionError):  # named with its number and line already
             failed += 1
-            click.echo(f"not ok: {solution}")
+            echo(f"not ok: {solution}")
             continue
         result = replay(solution)
         if result.problem is not None:
             failed += 1
-            click.echo(f"not ok: solution {number} ({position_label(solution.deal)}): {result.problem}")
+            echo(f"not ok: solution {number} ({position_label(solution.deal)}): {result.problem}")
         else:
             moves += result.legal_moves
             results[solution.result] += 1
     total = failed + sum(results.values())
     if failed:
-        click.echo(f"not ok: {failed} of {total} solutions")
+        echo(f"not ok: {failed} of {total} solutions")
         click.get_current_context().exit(1)
     verdicts = ", ".join(f"{results[verdict]} {verdict}" for verdict in RESULTS if results[verdict])
-    click.echo(
+    echo(
         f"ok {total} solutions ({verdicts}), {moves} moves{UNCHECKED if results['unwinnable'] else ''}"
     )
 

@@ -22,6 +22,7 @@ from cardtable.cli.info import (
     STDIN,
     DealNumberCommand,
     OptionConflictError,
+    echo,
     echo_fitted,
     numbered_deal,
     position,
@@ -265,11 +266,11 @@ def solve(
         result = watched_solve(state, limit, label)
         if as_json:
             record = Solution(state, result.status, result.moves, result.stats)
-            click.echo(json.dumps(record.to_dict()))
+            echo(json.dumps(record.to_dict()))
         else:
-            click.echo(f"{label}: {verdict_line(result)}")
+            echo(f"{label}: {verdict_line(result)}")
             if result.moves:
-                click.echo(notation_lines(state, result.moves, line_width()))
+                echo(notation_lines(state, result.moves, line_width()))
         _stop_if_interrupted(result)
 
 
