@@ -682,8 +682,14 @@ def test_a_save_named_dash_is_a_file_of_that_name_not_standard_output(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     said = play("fan", "1", "--no-stats", lines=["t10 f0", "save -", "q"]).output
-    assert '"game": "fan"' not in said and "saved after 1 move to -" in said
+    assert '"game": "fan"' not in said and "saved after 1 move to -; resume with: cardtable play ./-" in said
+    assert (
+        "Go on from the save with: cardtable play ./-;" in said
+    )  # 'cardtable play -' would read standard input
     assert read_saved_game((tmp_path / "-").read_text()).moves[0].text() == "fan/10 foundation/0 AS"
+    assert "resumed from ./- after 1 move" in play("./-", lines=["q"]).output
+    said = play("fan", "1", "--no-stats", lines=["save --help", "q"]).output
+    assert "resume with: cardtable play ./--help" in said  # not the option
 
 
 def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -544,9 +544,7 @@ def check(file: str) -> None:
         echo(f"not ok: {failed} of {total} solutions")
         click.get_current_context().exit(1)
     verdicts = ", ".join(f"{results[verdict]} {verdict}" for verdict in RESULTS if results[verdict])
-    echo(
-        f"ok {total} solutions ({verdicts}), {moves} moves{UNCHECKED if results['unwinnable'] else ''}"
-    )
+    echo(f"ok {total} solutions ({verdicts}), {moves} moves{UNCHECKED if results['unwinnable'] else ''}")
 
 
 UNCHECKED: Final = "; an unwinnable claim is not checked: a replay can prove only a win"

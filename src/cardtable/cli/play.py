@@ -298,7 +298,9 @@ class Session:
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
         self._kept = self._line()
-        return f"saved after {plural(self.moves, 'move')} to {target}; resume with: cardtable play {shlex.quote(target)}"
+        return (
+            f"saved after {plural(self.moves, 'move')} to {target}; resume with: {play_file_command(target)}"
+        )
 
     def _start(self) -> State:
         """The position the game started from: the deal, before any move."""
@@ -325,7 +327,7 @@ class Session:
         again = self.replay_command()
         words = ["Bye."]
         if self.save_path is not None:  # resumed from a save, or saved: the way back to where it was
-            words.append(f"Go on from the save with: cardtable play {shlex.quote(self.save_path)};")
+            words.append(f"Go on from the save with: {play_file_command(self.save_path)};")
         if again:
             words.append(f"{'play' if len(words) > 1 else 'Play'} this deal again with: {again}")
         return Reply(" ".join(words), quit=True)
@@ -438,7 +440,7 @@ class Session:
         if number is not None:
             return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
         if self.opened_from is not None:
-            return f"cardtable play {shlex.quote(self.opened_from)}"
+            return play_file_command(self.opened_from)
         return None
 
     def help(self) -> str:
@@ -847,6 +849,11 @@ def _names_a_file(argument: str) -> bool:
     if find_game(argument) is not None:
         return False
     return os.path.isfile(argument) or argument.lower().endswith(".json")
+
+
+def play_file_command(path: str) -> str:
+    """The command that plays the file ``path``, which a name beginning with '-' must not let it take for an option or for standard input."""
+    return f"cardtable play {shlex.quote('./' + path if path.startswith('-') else path)}"
 
 
 def _session_from_file(path: str) -> Session:
