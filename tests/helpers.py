@@ -31,6 +31,7 @@ LUCIE = "alexander-the-great-lucie"
 ACEY = "acey-and-kingsley"
 FAN = "fan"
 GAME_IDS = (ALEXANDER, LUCIE, ACEY, FAN)
+LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
 
 FAST = settings(
     max_examples=40,

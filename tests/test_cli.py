@@ -38,10 +38,7 @@ from cardtable.formats import (
     replay,
 )
 from cardtable.interrupts import INTERRUPTED_EXIT
-from helpers import GAME_IDS
-
-LUCIE_BLOCKED_AT_START = 108882  # no card moves at the start: the only move is a redeal
-
+from helpers import GAME_IDS, LUCIE_BLOCKED_AT_START
 
 NO_COLOUR_SETTINGS: dict[str, str | None] = {"FORCE_COLOR": None, "NO_COLOR": None, "TTY_COMPATIBLE": None}
 """Unset, so the user's colour settings do not leak into the tests' expectations."""

@@ -403,6 +403,10 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
         ({"states": -5}, "a limit of -5 positions"),
         ({"table": 0}, "a table of 0 positions"),
         ({"seconds": float("nan")}, "a limit of nan seconds"),
+        ({"states": "10"}, r"^a limit of '10' positions: give a whole number, or None for no limit$"),
+        ({"states": 1.5}, "a limit of 1.5 positions: give a whole number"),
+        ({"seconds": True}, r"^a limit of True seconds: give a number, or None for no limit$"),
+        ({"table": None}, r"^a table of None positions: give a whole number$"),
     ],
 )
 def test_a_limit_no_search_could_keep_is_refused(limit: dict[str, float], words: str) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable import IllegalMoveError, Move, PileId, State, deal, load_game
+from cardtable import IllegalMoveError, Move, PileId, State, UnknownPileError, deal, load_game
+from cardtable.core.move import CARD
 from cardtable.formats import deal_to_dict
 from helpers import ACEY, ALEXANDER, LUCIE, acey_position, all_cards, card_move, fan_position, move_texts
 
@@ -90,6 +91,11 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
         (card_move("fan/2", "foundation/1", "KH"), "K♥ does not go on K♦ (foundation/1 is complete)"),
         (Move.deal(), "this game has no stock"),
         (Move.redeal(), "this game has no redeal"),
+        (Move("bogus"), "no move is of the kind 'bogus'"),
+        (
+            Move(CARD, PileId("fan", 0)),
+            "a card move names the pile it leaves, the pile it goes to and its card",
+        ),
     ],
 )
 def test_why_illegal(move: Move, reason: str) -> None:
@@ -118,8 +124,15 @@ def test_pile_and_group() -> None:
     assert state.pile(PileId("fan", 2)) == [card_move("fan/2", "fan/0", "KH").card]
     assert len(state.group("fan")) == 12 and len(state.group("foundation")) == 4
     assert state.group("stock") == []
-    with pytest.raises(KeyError):
+    with pytest.raises(
+        UnknownPileError, match=r"^alexander-the-great has no pile 'fan/12' in this position$"
+    ):
         state.pile(PileId("fan", 12))
+    with pytest.raises(KeyError):  # a lookup that failed, as a dict's does
+        state.pile(PileId("cellar", 0))
+    with pytest.raises(UnknownPileError) as caught:
+        state.spec.group("cellar")
+    assert str(caught.value) == "alexander-the-great has no group 'cellar' (its groups: foundation, fan)"
     assert state.on_foundations() == 49
 
 

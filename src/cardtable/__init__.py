@@ -20,6 +20,7 @@ from cardtable.core.errors import (
     InvalidMoveError,
     InvalidSolutionError,
     UnknownGameError,
+    UnknownPileError,
 )
 from cardtable.core.move import Move, PileId
 from cardtable.core.spec import GameSpec
@@ -43,6 +44,7 @@ __all__ = [
     "PileId",
     "State",
     "UnknownGameError",
+    "UnknownPileError",
     "card_name",
     "card_symbol",
     "deal",

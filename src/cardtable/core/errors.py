@@ -115,6 +115,13 @@ class InvalidCheckpointError(CardtableError, ValueError):
     """A sweep's checkpoint file that is malformed, cut short, or of another position."""
 
 
+class UnknownPileError(CardtableError, KeyError):
+    """A pile or a group of piles that the game does not have: a lookup that failed, so a KeyError too."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])  # not KeyError's repr of the message, in quotes
+
+
 class NothingToDoError(CardtableError):
     """A request to a game in play that has nothing to act on: undo at the start, redo with
     nothing taken back, autoplay with no safe card, a change to a won or abandoned game."""

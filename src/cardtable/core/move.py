@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
-from cardtable.core.cards import Card, card_name, parse_card
-from cardtable.core.errors import InvalidMoveError, quoted
+from cardtable.core.cards import DECK, Card, card_name, parse_card
+from cardtable.core.errors import InvalidCardError, InvalidMoveError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,18 +42,21 @@ class Move:
     Build them with :meth:`card_move`, :meth:`deal` and :meth:`redeal`. A redeal
     may carry the fans it produced (as a solution records them) or ``None``
     (as a player asks for it); both are the same move in a game, since the deal
-    fixes the shuffle.
+    fixes the shuffle, and so they are equal: the move a redeal pops is the one
+    pushed.
     """
 
     kind: str
     source: PileId | None = None
     target: PileId | None = None
     card: Card | None = None
-    fans: tuple[tuple[Card, ...], ...] | None = None
+    fans: tuple[tuple[Card, ...], ...] | None = field(default=None, compare=False)
 
     @classmethod
     def card_move(cls, source: PileId, target: PileId, card: Card) -> Move:
-        """Move ``card``, the top of ``source``, onto ``target``."""
+        """Move ``card``, the top of ``source``, onto ``target``; :class:`InvalidCardError` for no card."""
+        if not 0 <= card < len(DECK):  # a card's name is looked up, and a negative index would find one
+            raise InvalidCardError(f"not a card: {quoted(card)} (cards are numbered 0 to {len(DECK) - 1})")
         return cls(CARD, source, target, card)
 
     @classmethod
@@ -68,10 +71,9 @@ class Move:
 
     def text(self) -> str:
         """``'fan/3 foundation/0 7C'``, ``'deal'`` or ``'redeal'``."""
-        if self.kind == CARD:
-            assert self.card is not None
+        if self.kind == CARD and self.card is not None:
             return f"{self.source} {self.target} {card_name(self.card)}"
-        return self.kind
+        return self.kind  # a deal, a redeal, or a move built without its card, which push_checked refuses
 
     def __str__(self) -> str:
         return self.text()

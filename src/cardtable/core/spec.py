@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from cardtable.core.cards import ACE, KING, RANK_OF, Card, Rank, card_name
-from cardtable.core.errors import InvalidSpecError
+from cardtable.core.errors import InvalidSpecError, UnknownPileError, quoted
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
@@ -122,11 +122,12 @@ class GameSpec:
         _check_game(self)
 
     def group(self, name: str) -> PileGroup:
-        """The group with this formats.md name; KeyError if the game has none."""
+        """The group with this formats.md name; :class:`UnknownPileError` if the game has none."""
         for group in self.groups:
             if group.name == name:
                 return group
-        raise KeyError(name)
+        names = ", ".join(group.name for group in self.groups)
+        raise UnknownPileError(f"{self.id} has no group {quoted(name)} (its groups: {names})")
 
     def has_group(self, name: str) -> bool:
         """Whether the game has a group of this name."""

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol, make_card
-from cardtable.core.errors import IllegalMoveError
+from cardtable.core.errors import IllegalMoveError, UnknownPileError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
@@ -71,10 +71,10 @@ class State:
     # -- reading the position -------------------------------------------------
 
     def pile(self, pile: PileId) -> list[Card]:
-        """The cards of a named pile, bottom first."""
+        """The cards of a named pile, bottom first; :class:`UnknownPileError` if there is no such pile."""
         index = self.plan.index(pile)
         if index is None:
-            raise KeyError(str(pile))
+            raise UnknownPileError(f"{self.spec.id} has no pile {quoted(str(pile))} in this position")
         return self.piles[index]
 
     def group(self, name: str) -> list[list[Card]]:
@@ -189,6 +189,8 @@ class State:
             return None if self.can_deal() else "the stock is empty"
         if move.kind == REDEAL:
             return self._why_no_redeal(move)
+        if move.kind != CARD:
+            return f"no move is of the kind {quoted(move.kind)}"
         return self._why_card_move_illegal(move)
 
     def _why_no_redeal(self, move: Move) -> str | None:
@@ -203,7 +205,8 @@ class State:
         return None
 
     def _why_card_move_illegal(self, move: Move) -> str | None:
-        assert move.source is not None and move.target is not None and move.card is not None
+        if move.source is None or move.target is None or move.card is None:
+            return "a card move names the pile it leaves, the pile it goes to and its card"
         source, target = self.plan.index(move.source), self.plan.index(move.target)
         if source is None:
             return f"there is no pile {move.source}"

@@ -60,6 +60,9 @@ class Limit:
     table: int = DEFAULT_TABLE_CAP
 
     def __post_init__(self) -> None:
+        _check_type(self.states, int, "a limit of {} positions")
+        _check_type(self.seconds, (int, float), "a limit of {} seconds")
+        _check_type(self.table, int, "a table of {} positions", optional=False)
         if self.states is not None and self.states < 0:
             raise InvalidLimitError(
                 f"a limit of {self.states} positions: give 0 or more, or None for no limit"
@@ -68,6 +71,17 @@ class Limit:
             raise InvalidLimitError("a limit of nan seconds: give a number, or None for no limit")
         if self.table < 1:
             raise InvalidLimitError(f"a table of {self.table} positions: give room for 1 at least")
+
+
+def _check_type(value: object, kinds: type | tuple[type, ...], words: str, *, optional: bool = True) -> None:
+    """Refuse a budget of the wrong type, which would fail or mislead only once the search began."""
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        number = "a whole number" if kinds is int else "a number"
+        raise InvalidLimitError(
+            f"{words.format(repr(value))}: give {number}{', or None for no limit' if optional else ''}"
+        )
 
 
 class InvalidLimitError(CardtableError, ValueError):
