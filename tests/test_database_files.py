@@ -203,3 +203,24 @@ def test_a_store_in_memory_is_made_as_a_file_is() -> None:
     with closing(Store(":memory:")) as store:
         store.start(a_play())
         assert store.get("me", "p1") is not None
+
+
+def test_a_full_database_is_told_as_full_and_the_store_goes_on_once_there_is_room(tmp_path: Path) -> None:
+    """SQLite takes a transaction back itself when the file is full: taking it back again would hide why.
+
+    SQLite's own page limit stands for a full disk, wherever the test runs.
+    """
+    store = Store(tmp_path / "games.sqlite")
+    store._db.execute(f"PRAGMA max_page_count = {store._db.execute('PRAGMA page_count').fetchone()[0] + 4}")
+    stored = []
+    with pytest.raises(sqlite3.OperationalError, match=r"^database or disk is full$"):
+        for number in range(100):  # plays with a move are kept, as abandoned: the file grows
+            play = a_play(f"p{number}")
+            play.moves = [{"from": "fan/0", "to": "foundation/0", "card": "AC", "auto": False}]
+            play.start = {"room": "x" * 2000}
+            store.start(play)
+            stored.append(play.id)
+    store._db.execute("PRAGMA max_page_count = 1000000")  # room again
+    store.start(a_play("after"))
+    assert stored and all(store.get("me", id_) is not None for id_ in [*stored, "after"])
+    store.close()

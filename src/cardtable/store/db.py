@@ -20,7 +20,7 @@ from typing import Any, Final
 from cardtable.core.errors import CardtableError
 from cardtable.store.records import FINISHED, PlayRecord
 from cardtable.store.schema import SCHEMA
-from cardtable.store.sqlite import open_database
+from cardtable.store.sqlite import open_database, transaction
 
 FIELDS: Final = tuple(f.name for f in dataclasses.fields(PlayRecord))  # the columns, in order
 COLUMNS: Final = ", ".join(FIELDS)
@@ -63,14 +63,8 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, transaction(self._db, "BEGIN IMMEDIATE", keep=True):
+            yield self._db
 
     def _query(self, sql: str, *args: Any) -> list[PlayRecord]:
         with self._lock:

@@ -211,7 +211,7 @@ def _check_writable(db: sqlite3.Connection) -> None:
     (wait,) = db.execute("PRAGMA busy_timeout").fetchone()
     db.execute("PRAGMA busy_timeout = 0")
     try:
-        with _transaction(db, "BEGIN IMMEDIATE", keep=False):
+        with transaction(db, "BEGIN IMMEDIATE", keep=False):
             (version,) = db.execute("PRAGMA user_version").fetchone()
             db.execute(f"PRAGMA user_version = {version}")
     except sqlite3.OperationalError as error:
@@ -235,7 +235,7 @@ def _check_sound(db: sqlite3.Connection) -> None:
 
 def _look(db: sqlite3.Connection) -> _Found:
     """What the file holds, read in one snapshot."""
-    with _transaction(db, "BEGIN", keep=False):
+    with transaction(db, "BEGIN", keep=False):
         return _look_within(db)
 
 
@@ -245,7 +245,7 @@ def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
     A file of version 0 gets the tables made (each ``IF NOT EXISTS``): it is
     new, or its making was cut short before its version was written.
     """
-    with _transaction(db, "BEGIN IMMEDIATE", keep=True):
+    with transaction(db, "BEGIN IMMEDIATE", keep=True):
         found = _look_within(db)
         if found.version < schema.version or found.application != schema.application_id:
             if found.version == 0:
@@ -261,20 +261,22 @@ def _bring_up_to_date(db: sqlite3.Connection, schema: Schema) -> None:
 
 
 @contextmanager
-def _transaction(db: sqlite3.Connection, begin: str, *, keep: bool) -> Iterator[None]:
-    """A transaction, kept (committed) at its end if ``keep``, and taken back on an error.
+def transaction(db: sqlite3.Connection, begin: str, *, keep: bool) -> Iterator[None]:
+    """A transaction, kept (committed) at its end if ``keep``, and taken back on an error, the commit's own included.
 
     After some errors (a full disk, an I/O error) SQLite has taken it back
-    already: it is not taken back twice, which would hide the error.
+    already: it is not taken back twice, which would hide the error behind
+    "no transaction is active". A commit that fails leaves it open otherwise,
+    and the connection's next transaction could not begin.
     """
     db.execute(begin)
     try:
         yield
+        db.execute("COMMIT" if keep else "ROLLBACK")
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT" if keep else "ROLLBACK")
 
 
 def _look_within(db: sqlite3.Connection) -> _Found:
