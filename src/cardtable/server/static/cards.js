@@ -16,19 +16,22 @@ function use(suit, x, y, size) {
   return `<use href="#s-${suit}" x="${x}" y="${y}" width="${size}" height="${size}"/>`;
 }
 
+/** A corner's rank and suit, and a second suit across the top: a fan splayed down shows only
+ *  its cards' top strips. */
 function index(card) {
   const rank = rankText(card);
   const fit = rank.length > 1 ? ' textLength="22" lengthAdjust="spacingAndGlyphs"' : "";
-  return `<text x="14" y="26" class="rank"${fit}>${rank}</text>${use(card[1], 5, 30, 18)}`;
+  return `<text x="14" y="26" class="rank"${fit}>${rank}</text>${use(card[1], 5, 30, 18)}${use(card[1], 79, 7, 16)}`;
 }
 
 function middle(card) {
   const suit = card[1];
   if ("JQK".includes(card[0])) {
+    // the frame starts below the strip that a fan splayed down shows of each card
     return (
-      `<rect x="28" y="27" width="44" height="86" rx="5" class="court"/>` +
+      `<rect x="28" y="33" width="44" height="74" rx="5" class="court"/>` +
       `<text x="50" y="84" class="court-rank">${card[0]}</text>` +
-      use(suit, 41, 89, 18) + use(suit, 41, 33, 18)
+      use(suit, 42, 88, 16) + use(suit, 42, 36, 16)
     );
   }
   const size = card[0] === "A" ? 56 : 44;
