@@ -3,40 +3,45 @@
 // Presentation only: the rules stay on the server.
 
 const SECTIONS = [["foundation"], ["reserve"], ["tableau", "stock", "waste"], ["fan"]];
-const SPREAD = { reserve: 0.26, waste: 0.3, fan: 0.3, tableau: 0.3 }; // card widths between splayed cards
+const SPREAD = { reserve: 0.26, waste: 0.3, fan: 0.3, tableau: 0.3 }; // card widths between splayed cards, either way
 const MIN_SPREAD = 0.25;
 const RATIO = 1.4; // card height / width
 const WASTE_SHOWN = 3;
+// Groups that may be splayed down instead of sideways, which suits a tall narrow screen; the
+// waste stays sideways beside its stock.
+const DOWNWARD = ["reserve", "tableau", "fan"];
 
-
-/** How many cards wide each group's slots are, set when a play is first drawn so the
- *  table does not jump about as fans grow and shrink. */
+/** How many cards long each pile's place is, set when a play is first drawn so the table does not
+ *  jump about as fans grow and shrink: alike for the piles of a group, room for its longest (a fan,
+ *  one card more). */
 export function capacities(piles) {
   const most = {};
   for (const pile of piles) most[pile.group] = Math.max(most[pile.group] || 1, pile.count);
   const out = {};
-  for (const group of Object.keys(most)) {
-    if (group === "foundation" || group === "stock") out[group] = 1;
-    else if (group === "waste") out[group] = WASTE_SHOWN;
-    else out[group] = most[group] + (group === "fan" ? 1 : 0);
+  for (const pile of piles) {
+    const group = pile.group;
+    if (group === "foundation" || group === "stock") out[pile.id] = 1;
+    else if (group === "waste") out[pile.id] = WASTE_SHOWN;
+    else out[pile.id] = most[group] + (group === "fan" ? 1 : 0);
   }
   return grown(out, piles);
 }
 
-/** The capacities, never smaller, with room for every pile: a pile that outgrows its group's
- *  slots even with the spread squeezed widens them to twice the cards it holds, so the table
- *  reflows once or twice as a fan grows long, not at every card. */
+/** The capacities, never smaller, with room for every pile: a pile that outgrows its place even with
+ *  the spread squeezed lengthens it to twice the cards it holds, so the table reflows once or twice
+ *  as a fan grows long, not at every card. Kept by pile, not by group: splayed down, a long fan
+ *  makes its own line tall, not every line of its group. */
 export function grown(capacity, piles) {
   const out = { ...capacity };
   for (const pile of piles) {
     const spread = SPREAD[pile.group];
-    if (!spread || pile.group === "waste" || pile.count <= squeezed(out[pile.group] || 1, spread)) continue;
-    out[pile.group] = Math.ceil(1 + (2 * pile.count - 1) * (MIN_SPREAD / spread));
+    if (!spread || pile.group === "waste" || pile.count <= squeezed(out[pile.id] || 1, spread)) continue;
+    out[pile.id] = Math.ceil(1 + (2 * pile.count - 1) * (MIN_SPREAD / spread));
   }
   return out;
 }
 
-/** How many cards a slot ``base`` cards wide shows with the spread squeezed to the least. */
+/** How many cards a place ``base`` cards long shows with the spread squeezed to the least. */
 function squeezed(base, spread) {
   return 1 + ((base - 1) * spread) / MIN_SPREAD;
 }
@@ -45,22 +50,26 @@ function metrics(cw) {
   return { cw, ch: cw * RATIO, gap: Math.max(6, cw * 0.14), caption: Math.max(13, cw * 0.17) };
 }
 
-function slotWidth(pile, capacity, cw) {
-  const spread = SPREAD[pile.group] || 0;
-  return cw * (1 + ((capacity[pile.group] || 1) - 1) * spread); // grown() made room for every pile
+/** The size of a pile's place: as wide as its capacity splayed sideways, or one card wide and as
+ *  tall as its capacity splayed down when its group is in ``down``. */
+function placeSize(pile, capacity, m, down) {
+  const splay = m.cw * ((capacity[pile.id] || 1) - 1) * (SPREAD[pile.group] || 0); // grown() made room for every pile
+  return down.includes(pile.group) ? { w: m.cw, h: m.ch + splay } : { w: m.cw + splay, h: m.ch };
 }
 
-/** Lines of piles for one card width: [{piles, widths, y}], and the total height. */
-function pack(piles, capacity, cw, width) {
+/** Lines of piles for one card width: [{items: [{pile, w, h}], used, tall, y}], the total height,
+ *  and whether some line is wider than ``width``. */
+function pack(piles, capacity, cw, width, down) {
   const m = metrics(cw);
   const lines = [];
   let y = 0;
   for (const groups of SECTIONS) {
     const members = piles.filter((p) => groups.includes(p.group));
     if (!members.length) continue;
+    const sizes = new Map(members.map((p) => [p.id, placeSize(p, capacity, m, down)]));
     // piles of one group share a slot width, so a group reads as a grid
     const widest = {};
-    for (const p of members) widest[p.group] = Math.max(widest[p.group] || 0, slotWidth(p, capacity, cw));
+    for (const p of members) widest[p.group] = Math.max(widest[p.group] || 0, sizes.get(p.id).w);
     // one group: balance the lines (12 fans as 4 × 3, not 5 + 5 + 2)
     let perLine = Infinity;
     if (Object.keys(widest).length === 1) {
@@ -68,50 +77,76 @@ function pack(piles, capacity, cw, width) {
       const most = Math.max(1, Math.floor((width + m.gap) / (w + m.gap)));
       perLine = Math.ceil(members.length / Math.ceil(members.length / most));
     }
-    let line = { piles: [], widths: [], used: 0, y };
+    let line = { items: [], used: 0, tall: 0, y };
     for (const p of members) {
       const w = widest[p.group];
-      if (line.piles.length && (line.used + m.gap + w > width || line.piles.length >= perLine)) {
+      if (line.items.length && (line.used + m.gap + w > width || line.items.length >= perLine)) {
         lines.push(line);
-        y += m.ch + m.caption + m.gap;
-        line = { piles: [], widths: [], used: 0, y };
+        y += line.tall + m.caption + m.gap;
+        line = { items: [], used: 0, tall: 0, y };
       }
-      line.used += (line.piles.length ? m.gap : 0) + w;
-      line.piles.push(p);
-      line.widths.push(w);
+      const h = sizes.get(p.id).h;
+      line.used += (line.items.length ? m.gap : 0) + w;
+      line.tall = Math.max(line.tall, h); // a line is as tall as its longest pile splayed down
+      line.items.push({ pile: p, w, h });
     }
     lines.push(line);
-    y += m.ch + m.caption + m.gap * 1.6;
+    y += line.tall + m.caption + m.gap * 1.6;
   }
   const tooWide = lines.some((l) => l.used > width);
   return { lines, height: y, tooWide };
 }
 
-/** The geometry of the whole table in a box of ``width`` × ``height`` pixels. */
-export function layout(piles, capacity, width, height) {
-  const small = width < 600;
-  let lo = small ? 34 : 44;
-  let hi = Math.min(small ? 110 : 130, width / 2.2);
-  if (pack(piles, capacity, lo, width).height > height) hi = lo; // cannot fit: scroll down
+/** The largest card width, to the pixel, at which the table fits ``width`` × ``height`` with the
+ *  groups in ``down`` splayed down; 0 if it does not fit even with the smallest cards. */
+function largest(piles, capacity, width, height, down) {
+  const fits = (cw) => {
+    const trial = pack(piles, capacity, cw, width, down);
+    return trial.height <= height && !trial.tooWide;
+  };
+  let lo = smallest(width);
+  let hi = Math.min(width < 600 ? 110 : 130, width / 2.2);
+  if (!fits(lo)) return 0;
   for (let i = 0; i < 18 && hi - lo > 0.5; i++) {
     const mid = (lo + hi) / 2;
-    const trial = pack(piles, capacity, mid, width);
-    if (trial.height <= height && !trial.tooWide) lo = mid;
+    if (fits(mid)) lo = mid;
     else hi = mid;
   }
-  const cw = Math.floor(lo);
+  return Math.floor(lo);
+}
+
+function smallest(width) {
+  return width < 600 ? 34 : 44;
+}
+
+/** The offset from one card of a pile to the next: the group's spread, squeezed to fit the place. */
+function splay(pile, w, h, m, down) {
+  const spread = SPREAD[pile.group];
+  if (!spread) return { dx: 0, dy: 0 };
+  const shown = pile.group === "waste" ? Math.min(WASTE_SHOWN, pile.count) : pile.count;
+  const downwards = down.includes(pile.group);
+  const room = downwards ? h - m.ch : w - m.cw;
+  const step = Math.min(m.cw * spread, shown > 1 ? room / (shown - 1) : 0);
+  return downwards ? { dx: 0, dy: step } : { dx: step, dy: 0 };
+}
+
+/** The geometry of the whole table in a box of ``width`` × ``height`` pixels: piles splayed sideways,
+ *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
+ *  down, if neither fits. */
+export function layout(piles, capacity, width, height) {
+  const sideways = largest(piles, capacity, width, height, []);
+  const downwards = largest(piles, capacity, width, height, DOWNWARD);
+  const down = downwards > sideways ? DOWNWARD : [];
+  const cw = Math.max(sideways, downwards) || smallest(width);
   const m = metrics(cw);
-  const { lines, height: used } = pack(piles, capacity, cw, width);
+  const { lines, height: used } = pack(piles, capacity, cw, width, down);
   const boxes = new Map();
   for (const line of lines) {
     let x = Math.max(0, (width - line.used) / 2);
-    line.piles.forEach((pile, i) => {
-      const w = line.widths[i];
-      const shown = pile.group === "waste" ? Math.min(WASTE_SHOWN, pile.count) : pile.count;
-      const spread = SPREAD[pile.group] ? Math.min(cw * SPREAD[pile.group], shown > 1 ? (w - cw) / (shown - 1) : 0) : 0;
-      boxes.set(pile.id, { x, y: line.y, w, h: m.ch, step: spread });
+    for (const { pile, w, h } of line.items) {
+      boxes.set(pile.id, { x, y: line.y, w, h, ...splay(pile, w, h, m, down) });
       x += w + m.gap;
-    });
+    }
   }
   return { ...m, height: used, boxes };
 }

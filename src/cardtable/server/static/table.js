@@ -112,7 +112,7 @@ export class Table {
           key: `caption|${pile.id}|${caption(pile, g.cw < 80)}`,
           cls: "caption",
           hidden: true, // the pile's own label says it
-          style: `left:${box.x}px;top:${box.y + g.ch + 2}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
+          style: `left:${box.x}px;top:${box.y + box.h + 2}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
           text: caption(pile, g.cw < 80),
         },
         ...this.cards(pile, box, g),
@@ -187,12 +187,13 @@ export class Table {
     const out = [];
     for (let i = first; i < pile.count; i++) {
       const card = pile.cards[i];
-      const x = box.x + (pile.group === "foundation" ? 0 : (i - first) * box.step);
+      const x = box.x + (i - first) * box.dx;
+      const y = box.y + (i - first) * box.dy;
       out.push({
         key: `card|${pile.id}|${i}|${card}`,
         cls: i === pile.count - 1 ? "card top" : "card",
         data: { pile: pile.id, i, card },
-        style: `left:${x}px;top:${box.y}px;${size};z-index:${i + 1}`,
+        style: `left:${x}px;top:${y}px;${size};z-index:${i + 1}`,
         label: cardLabel(card),
         inner: faceSVG(card),
       });
@@ -327,7 +328,7 @@ export class Table {
     for (const slot of slots) {
       const box = boxes.get(slot.dataset.pile);
       const down = (box.y - from.y) * step;
-      if (down <= from.h / 4) continue; // the same row, or the other way
+      if (down <= this.geometry.ch / 4) continue; // the same row (a pile splayed down is taller), or the other way
       const distance = [down, Math.abs(box.x - from.x)];
       if (!best || distance[0] < bestDistance[0] - 1 || (Math.abs(distance[0] - bestDistance[0]) <= 1 && distance[1] < bestDistance[1])) {
         best = slot;
