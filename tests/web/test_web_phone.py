@@ -1,0 +1,167 @@
+"""A phone held upright, in Chromium: fans splayed down keep the cards large, and play by taps and keys.
+
+On a tall narrow screen the table splays fans down rather than sideways when that
+gives larger cards; these tests hold it to a card width as fans grow long, to a
+table that fits the window with no pile over another, and to play there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from playwright.sync_api import Browser, Page, expect
+
+from cardtable import deal, load_game
+from cardtable.formats import deal_to_dict, move_to_dict
+from helpers import fan_position
+from web.browsing import centre, on_a_screen, slot, table_at, top_card
+from web.conftest import LiveServer
+from web.positions import RANKS
+
+PHONE: Final = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
+FAN: Final = "fan"
+ALEXANDER: Final = "alexander-the-great"
+LEAST_WIDTH: Final = 48
+"""The narrowest card, in pixels, that Fan's table may come to as a fan grows to 14 cards on the phone
+(sideways alone, it came to 34 and scrolled)."""
+
+PLACES: Final = """() => {
+    const piles = {};
+    for (const el of document.querySelectorAll("#table [data-pile]")) {
+        const r = el.getBoundingClientRect();
+        const p = piles[el.dataset.pile] ||= { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+        Object.assign(p, { left: Math.min(p.left, r.left), top: Math.min(p.top, r.top),
+            right: Math.max(p.right, r.right), bottom: Math.max(p.bottom, r.bottom) });
+    }
+    const captions = [...document.querySelectorAll("#table .caption")].map((el) => el.getBoundingClientRect())
+        .map((r) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom }));
+    return { piles, captions };
+}"""
+"""Each pile's place as drawn (its slot and cards together) and the captions' boxes, in the window."""
+
+
+def spades_to_build() -> dict[str, Any]:
+    """Fan with K♠ to 2♠ on top of fans 0 to 11, two cards under each, the rest in fans 12 to 16 and A♠ home:
+    moves t1 t0 to t11 t0 build a fan of 14."""
+    others = [rank + suit for suit in "HDC" for rank in RANKS]
+    fans = [[others.pop(), others.pop(), rank + "S"] for rank in reversed(RANKS[1:])]
+    fans += [[others.pop(), others.pop(), others.pop()] for _ in range(len(others) // 3)]
+    return deal_to_dict(fan_position(FAN, [" ".join(fan) for fan in fans]))
+
+
+def card_width(page: Page) -> float:
+    box = slot(page, "fan/0").bounding_box()
+    assert box is not None
+    return box["width"]
+
+
+def splayed_down(page: Page, pile: str) -> bool:
+    """Whether the pile's top card lies straight below its bottom one (its slot)."""
+    base, top = slot(page, pile).bounding_box(), top_card(page, pile).bounding_box()
+    assert base is not None and top is not None
+    return abs(top["x"] - base["x"]) < 1 and top["y"] > base["y"] + 1
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5
+        and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5
+    )
+
+
+def assert_tidy(page: Page) -> None:
+    """The table fits the window, no pile's place lies over another's, no caption over a pile."""
+    expect(page.locator("#table .moving, #table .selected")).to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"], "it scrolls"
+    drawn = page.evaluate(PLACES)
+    piles, captions = drawn["piles"], drawn["captions"]
+    for name, place in piles.items():
+        assert place["left"] >= 0 and place["right"] <= PHONE["width"], f"{name} leaves the window"
+        assert place["bottom"] <= PHONE["height"], f"{name} leaves the window"
+    names = sorted(piles)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert not overlap(piles[a], piles[b]), f"{a} lies over {b}"
+    for caption in captions:
+        assert not any(overlap(caption, place) for place in piles.values()), (
+            f"a caption over a pile: {caption}"
+        )
+
+
+def without_autoplay(page: Page) -> None:
+    """Turn autoplay off from the phone's menu, and close it again."""
+    page.tap("#menu")
+    page.tap("#autoplay")
+    expect(page.locator("#autoplay")).not_to_be_checked()
+    page.tap("#menu")
+
+
+def tap_move(page: Page, source: str, target: str) -> None:
+    """Tap the top card of ``source`` (it is picked), then the top card of ``target``."""
+    top_card(page, source).tap()
+    expect(top_card(page, source)).to_have_class("card top selected")
+    top_card(page, target).tap()
+
+
+def drag_onto_top(page: Page, source: str, target: str) -> None:
+    """Drag the top card of ``source`` onto the top card of ``target``: low in its place, splayed down."""
+    x, y = centre(top_card(page, source))
+    to_x, to_y = centre(top_card(page, target))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 8, y + 8, steps=2)
+    page.mouse.move(to_x, to_y, steps=6)
+    page.mouse.up()
+
+
+def test_fans_built_long_on_an_upright_phone_keep_their_cards_large(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    with on_a_screen(browser, live_server, **PHONE) as page:
+        page.goto("/")
+        page.wait_for_selector("#table .slot")
+        page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build()})
+        page.reload()
+        table_at(page, moves=0, game=FAN)
+        without_autoplay(page)
+        widths = [card_width(page)]
+        assert_tidy(page)
+        for moves in range(1, 12):  # Q♠ onto K♠, J♠ onto Q♠, ... 2♠: t0 grows from 3 cards to 14
+            tap_move(page, f"fan/{moves}", "fan/0")
+            table_at(page, moves=moves)
+            widths.append(card_width(page))
+            assert_tidy(page)
+        assert min(widths) >= LEAST_WIDTH, widths
+        assert len(set(widths)) <= 3, widths  # the table reflowed at most twice, not at every card
+        assert splayed_down(page, "fan/0") and splayed_down(page, "fan/12")
+        expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(14)
+        tap_move(page, "fan/0", "foundation/3")  # 2♠, at the foot of the long fan, goes home by taps
+        table_at(page, moves=12)
+        expect(top_card(page, "foundation/3")).to_have_attribute("data-card", "2S")
+
+
+def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    with on_a_screen(browser, live_server, **PHONE) as page:
+        page.goto(f"/?game={ALEXANDER}&deal=5")
+        table_at(page, moves=0, game=ALEXANDER, deal=5)
+        assert splayed_down(page, "fan/0"), "Alexander's 12 fans of 4 are larger splayed down on a phone"
+        focused = "document.activeElement.dataset.pile"
+        slot(page, "fan/0").focus()
+        page.keyboard.press("ArrowDown")  # the fan below, past the cards splayed down over its column
+        assert page.evaluate(focused) == "fan/4"
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowUp")
+        assert page.evaluate(focused) == "foundation/0"
+        page.keyboard.press("ArrowRight")  # left and right still go through the piles in order
+        assert page.evaluate(focused) == "foundation/1"
+        without_autoplay(page)
+        move = next(
+            m for m in deal(load_game(ALEXANDER), 5).legal_moves if m.target and m.target.group == "fan"
+        )
+        step = move_to_dict(move)
+        drag_onto_top(page, step["from"], step["to"])
+        table_at(page, moves=1)
+        expect(top_card(page, step["to"])).to_have_attribute("data-card", step["card"])
+        assert_tidy(page)
