@@ -11,7 +11,7 @@ in the same order every time) and counts, at each card, the rests that score
 strictly better than the line's and those that score the same (ties go by the
 rest's bits). It prints the worst card and the number of cards at which more
 than ``--within`` rests (default: the solver's width,
-:data:`~cardtable.solver.sweep.FIRST_WIDTH`) score better: a cut that narrow
+:data:`~cardtable.solver.sweep.FIRST_RESTS`) score better: a cut that narrow
 there would drop the line, whatever the ties, so a judge meant to keep it
 within that width must rank it higher there. (A sweep that narrow from its
 first card meets other rests, and may win by another line.) ``--cards``
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from cardtable import deal, load_game
-from cardtable.solver.sweep import FIRST_WIDTH, Sweep
+from cardtable.solver.sweep import FIRST_RESTS, Sweep
 from cardtable.solver.updown import Search
 from deal_args import deal_numbers, sweep_width  # beside this script, so on its path
 
@@ -117,7 +117,7 @@ def main() -> None:
     parser.add_argument(
         "--within",
         type=int,
-        default=FIRST_WIDTH,
+        default=FIRST_RESTS,
         help="count the cards where more rests than this score better",
     )
     parser.add_argument("--cards", action="store_true", help="print every card's counts")

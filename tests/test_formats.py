@@ -1010,3 +1010,10 @@ def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
     with pytest.raises(InvalidDealError) as caught:
         deal_from_dict(obj)
     assert len(str(caught.value)) < 100 and str(caught.value).endswith("...")
+
+
+def test_a_solutions_verdicts_are_the_solvers() -> None:
+    from cardtable.formats import RESULTS
+    from cardtable.solver.search import STATUSES
+
+    assert RESULTS == STATUSES

@@ -46,13 +46,13 @@ def test_push_pop_peek_and_the_move_stack() -> None:
     second = card_move("fan/1", "foundation/0", "QH")
     state.push(first)
     state.push(second)
-    assert state.move_stack == [first, second]
+    assert state.move_stack == [first, second] and state.ply() == 2
     assert state.peek() == second
     assert state.pile(PileId("foundation", 0))[-1] == second.card
     assert state.pop() == second
     assert state.pop() == first
     assert state == start
-    assert state.move_stack == []
+    assert state.move_stack == [] and state.ply() == 0
     with pytest.raises(IndexError):
         state.pop()
     with pytest.raises(IndexError):

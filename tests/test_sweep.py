@@ -20,7 +20,7 @@ from cardtable.solver import sweep as sweep_module
 from cardtable.solver import wastes as wastes_module
 from cardtable.solver.realise import DEAL
 from cardtable.solver.search import DEFAULT_TABLE_CAP, _Budget, _BudgetExceeded
-from cardtable.solver.sweep import FIRST_WIDTH, Sweep, SweepTooLarge
+from cardtable.solver.sweep import FIRST_RESTS, Sweep, SweepTooLarge
 from cardtable.solver.updown import Search, unpack
 from cardtable.solver.wastes import BARE, EMPTY, WasteSets, as_keys, each_once
 from helpers import ACEY, FAST, acey_positions
@@ -351,12 +351,12 @@ def test_merges_forgotten_after_every_level_change_no_rest_verdict_or_line(
 
 def test_the_sweep_narrows_when_its_rests_would_outgrow_its_room() -> None:
     # Deal 1: the rests multiply as cards go home, and the sweep sees it coming.
-    # With room for FIRST_WIDTH rests a card it narrows (judged against a narrowed
+    # With room for FIRST_RESTS rests a card it narrows (judged against a narrowed
     # sweep's share of the room, not an exact one's); with less it gives way.
     sweep = Sweep(searching(1), 4_000_000)
     while not sweep.narrowed:
         assert not sweep.advance(sweep.search.states + 10_000, lambda: None)
-    assert sweep.width == FIRST_WIDTH
+    assert sweep.width == FIRST_RESTS
     sweep = Sweep(searching(1), 2_000)
     with pytest.raises(SweepTooLarge):
         sweep.advance(1 << 62, lambda: None)

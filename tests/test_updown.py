@@ -341,7 +341,7 @@ def test_a_sweep_whose_rests_multiply_narrows_and_keeps_its_share() -> None:
     with pytest.raises(_BudgetExceeded):
         search.run(stop_after(1_500_000))
     assert search.widths[0] == (None, False)
-    assert search.widths[-1] == (sweep.FIRST_WIDTH, True)
+    assert search.widths[-1] == (sweep.FIRST_RESTS, True)
     swept = 0
     for turn, (begun, ended, over, _, still_there) in enumerate(search.turns):
         swept += ended - begun

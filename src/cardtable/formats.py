@@ -35,7 +35,8 @@ from cardtable.core.state import State
 from cardtable.core.validate import check_position
 from cardtable.games import find_game, load_game
 
-RESULTS = ("won", "unwinnable", "unknown")
+RESULTS: Final = ("won", "unwinnable", "unknown")
+"""A solution's verdicts, as formats.md names them (the solver's :data:`~cardtable.solver.search.STATUSES`)."""
 
 
 def record_kind(obj: Any) -> str | None:

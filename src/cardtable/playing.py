@@ -44,7 +44,7 @@ class GameInPlay:
     def __init__(self, state: State, *, made: Iterable[Entry] = (), redo: Iterable[Entry] = ()) -> None:
         """``state`` (the moves on its stack count as made by hand), then ``made`` played on it, each checked."""
         self.state = state
-        self.auto = [False] * len(state.move_stack)
+        self.auto = [False] * state.ply()
         self.last: list[Move] = []
         """The moves the latest action made or took back: what a page animates."""
         self.refills: list[tuple[PileId, Card]] = []

@@ -305,7 +305,7 @@ def hint(
             WayBack("unknown", reason=INTERRUPTED),
         )
         then = f"cardtable play {shlex.quote(source)}, then" if source != "-" else "resume the game, then"
-        text += way_back_text(way, len(state.move_stack), seconds, then=then)
+        text += way_back_text(way, state.ply(), seconds, then=then)
     echo_fitted(text)
     _stop_if_interrupted(result)
     _stop_if_interrupted(way)  # a look-back stopped ends the command as a hint stopped does

@@ -10,7 +10,7 @@ restores a snapshot of the piles the move touched, which undoes automatic steps
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol, make_card
 from cardtable.core.errors import IllegalMoveError, UnknownPileError, quoted
@@ -19,7 +19,7 @@ from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
 from cardtable.core.spec import GameSpec, Kind, PileGroup
 
-REDEAL_STREAM = 1 << 32
+REDEAL_STREAM: Final = 1 << 32
 """Redeal ``r`` (1, 2, ...) of a deal with seed ``s`` shuffles with seed ``s + r * 2**32``."""
 
 Fans = tuple[tuple[Card, ...], ...]
@@ -101,6 +101,10 @@ class State:
     def move_stack(self) -> list[Move]:
         """The moves pushed so far, oldest first."""
         return [snapshot.named_move(self.spec) for snapshot in self._stack]
+
+    def ply(self) -> int:
+        """How many moves were pushed: ``len(move_stack)`` without naming every move to count them."""
+        return len(self._stack)
 
     # -- legal moves ----------------------------------------------------------
 

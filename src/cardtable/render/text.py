@@ -91,7 +91,7 @@ def _title(state: State) -> str:
     parts = [spec.name]
     if state.deal_number is not None:
         parts.append(f"deal {state.deal_number}")
-    moves = len(state.move_stack)
+    moves = state.ply()
     if moves:
         parts.append(plural(moves, "move"))
     return " · ".join(parts)

@@ -142,7 +142,7 @@ def position_back(state: State, steps: Sequence[int], back: int) -> State:
 
 def single_steps(state: State) -> list[int]:
     """Steps for an undo that takes back one move at a time, back to the deal."""
-    return [1] * len(state.move_stack)
+    return [1] * state.ply()
 
 
 def way_back(

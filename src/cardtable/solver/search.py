@@ -28,8 +28,9 @@ Status = Literal["won", "unwinnable", "unknown"]
 STATUSES: Final[tuple[Status, ...]] = get_args(Status)
 """The verdicts, in the order reports give them."""
 
-DEAL: Final = -1
-REDEAL: Final = -2
+DEAL_CODE: Final = -1
+REDEAL_CODE: Final = -2
+"""The search's codes for a deal and a redeal among its card moves, which are ``source << 8 | target``."""
 DEFAULT_TABLE_CAP: Final = 6_000_000
 """Positions remembered at most: about 1.1 GB, well under 2 GiB (measured: ~125 bytes a
 position in Alexander the Great, ~180 in Acey and Kingsley's search, where a beam's way back
@@ -269,7 +270,7 @@ class _Search:
         self.states = 0
         self.due = 0  # the position count at which to look at the budget again
         self.solution: list[Move] = []
-        self.base = len(state.move_stack)
+        self.base = state.ply()
         self.pruner = Pruner(state.spec, enabled=prune)
         self.twins_by_plan: dict[int, list[int]] = {}
         self.safe_first = False  # whether the start had a safe move, played before any other
@@ -359,12 +360,12 @@ class _Search:
             if twin and (kinds[source] is Kind.FOUNDATION or (len(piles[source]) == 1 and not piles[target])):
                 continue
             if kinds[target] is Kind.FOUNDATION:
-                (transfers if kinds[source] is Kind.FOUNDATION else home).append(source * 256 + target)
+                (transfers if kinds[source] is Kind.FOUNDATION else home).append(source << 8 | target)
             elif not (skip_lone and kinds[source] is Kind.TABLEAU and len(piles[source]) == 1):
-                other.append(source * 256 + target)
-        moves = home + ([DEAL] if state.can_deal() else []) + transfers + other
+                other.append(source << 8 | target)
+        moves = home + ([DEAL_CODE] if state.can_deal() else []) + transfers + other
         if state.can_redeal(not moves):
-            moves.append(REDEAL)
+            moves.append(REDEAL_CODE)
         return moves
 
     def _twins(self, plan: Plan) -> list[int]:
@@ -385,10 +386,10 @@ class _Search:
         redeal or a card from elsewhere onto the tableau.
         """
         state = self.state
-        if code == DEAL:
+        if code == DEAL_CODE:
             state.push(Move.deal())
             return None
-        if code == REDEAL:
+        if code == REDEAL_CODE:
             state.push(Move.redeal())
             return -1
         source, target = code >> 8, code & 255

@@ -313,7 +313,7 @@ moves are made between two looks at the budget: in deal 182's sweep, beside
 three other processes, chunks of 65,536 rests took up to 0.83 s, and its
 endgame's moves 27.0 s in all; chunks of 16,384, up to 0.48 s, and 29.6 s.
 """
-FIRST_WIDTH: Final = 100_000
+FIRST_RESTS: Final = 100_000
 """The rests a sweep keeps after each stock card once it has narrowed (see :meth:`Sweep._narrow`).
 
 Alone and narrowed from its first card, a sweep this wide wins each of the 8
@@ -705,8 +705,8 @@ class Sweep:
             level = min(level, self.width)
         if self._fits(level, stock_out - dealt, self.width is not None):
             return
-        if self.width is None and self._fits(min(level, FIRST_WIDTH), stock_out - dealt, True):
-            self.width = FIRST_WIDTH  # narrowed, it may still win
+        if self.width is None and self._fits(min(level, FIRST_RESTS), stock_out - dealt, True):
+            self.width = FIRST_RESTS  # narrowed, it may still win
             return
         raise SweepTooLarge
 

@@ -221,7 +221,7 @@ bounds what is left. Deal 48's sweep is past its 50th card within a second,
 then sweeps 1.5 million rests before the stock is out and 0.7 million after
 (4.4 million before the endgame rule of part 5 of the module's argument), where
 the other searches' share would cost it the minute. A narrowed sweep
-goes on too: it keeps at most :data:`~cardtable.solver.sweep.FIRST_WIDTH`
+goes on too: it keeps at most :data:`~cardtable.solver.sweep.FIRST_RESTS`
 rests a card, and wins where its share of the minute was too short (deal 396,
 won by the sweep alone in 36 s, is won in 52 s instead of unknown at 60 s);
 of the 147 deals of 1-1000 won at 60 s with over 50,000 positions, 139 are
@@ -232,7 +232,7 @@ instead of 5.6).
 SWEEP_SHARE: Final = 3
 """Positions the sweep visits for each one the other searches visit, after round :data:`SHARE_FROM` and until :data:`SWEEP_THROUGH`.
 
-Narrowed to :data:`~cardtable.solver.sweep.FIRST_WIDTH` rests a card, the
+Narrowed to :data:`~cardtable.solver.sweep.FIRST_RESTS` rests a card, the
 sweep wins most of the hard deals that the beams win, and others besides, so
 it gets the larger share. Measured at 60 s a deal on 25 of the deals it
 concerns most (the 8 unknown at 60 s that a sweep 100,000 wide wins alone,
@@ -720,11 +720,11 @@ class Search:
         searches together, :data:`SWEEP_SHARE` times as many after round
         :data:`SHARE_FROM` (``round_`` is the one just ended). A sweep whose
         rests would outgrow its room narrows to the most promising rests
-        after each stock card (:data:`~cardtable.solver.sweep.FIRST_WIDTH`).
+        after each stock card (:data:`~cardtable.solver.sweep.FIRST_RESTS`).
         It gives way for good (``self.sweep`` becomes None) when even
         narrowed it would not fit, or when it ends narrowed without a win,
         which proves nothing: a sweep three times as wide would take two to
-        three minutes (see :data:`~cardtable.solver.sweep.FIRST_WIDTH`).
+        three minutes (see :data:`~cardtable.solver.sweep.FIRST_RESTS`).
         Once a sweep has swept the levels of :data:`SWEEP_THROUGH` of the
         stock, it goes on to the end. Deals that the beams decide in their
         first rounds never wait for it (of the 873 deals of 1-1000 won at

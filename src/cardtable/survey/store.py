@@ -50,7 +50,7 @@ LINES_SINCE: Final = 2
 LINES_AT_ONCE: Final = 1000
 """Winning lines read in one batch (:meth:`ResultStore.lines`)."""
 
-RESULTS: Final = """
+RESULTS_TABLE: Final = """
 CREATE TABLE IF NOT EXISTS results (
     game TEXT NOT NULL,                -- canonical id, options included
     rules_version INTEGER NOT NULL,    -- the game's spec.rules_version
@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS results (
 """
 LINES_ADDED: Final = "ALTER TABLE results ADD COLUMN line BLOB"
 """Schema 1 to 2: the one change, made when a survey opens a database of schema 1."""
-SCHEMA: Final = Schema(SURVEY, SCHEMA_VERSION, (RESULTS,), upgrades={1: (LINES_ADDED,)})
+SCHEMA: Final = Schema(SURVEY, SCHEMA_VERSION, (RESULTS_TABLE,), upgrades={1: (LINES_ADDED,)})
 
 
 def _covers(tried: str, asked: str) -> str:
