@@ -42,9 +42,32 @@ def test_an_autoplay_group_is_undone_and_redone_whole() -> None:
     assert sent == 3  # fan deal 2 has three cards to send home at once
     assert game.undo_steps() == [sent]
     assert len(game.undo()) == sent and game.moves == 0
-    assert [auto for _, auto in game.redo] == [False] + [True] * (sent - 1)
+    assert [auto for _, auto in game.redo] == [True] * sent, "the deal's autoplay: no move by hand"
     game.redo_group()
     assert game.moves == sent and game.redo == [] and len(game.last) == sent
+    assert not game.by_hand, "redone, it is the deal's autoplay still"
+
+
+def test_autoplay_after_a_move_by_hand_is_an_undo_of_its_own() -> None:
+    game, move = fan_deal_with_a_move_that_frees_a_card_home()
+    game.play(move)
+    game.autoplay()
+    sent = game.moves - 1
+    assert game.auto == [False, False] + [True] * (sent - 1) and game.undo_steps() == [sent, 1]
+
+
+def test_a_restart_with_autoplay_makes_the_deals_autoplay_again_if_the_line_began_with_it() -> None:
+    game = GameInPlay(deal(load_game("fan"), 2))
+    game.autoplay()
+    sent = game.last
+    game.play(sorted_moves(game.state)[0])
+    game.restart(autoplay=True)
+    assert game.state.move_stack == sent and game.auto == [True] * len(sent) and len(game.redo) == 1
+    game.undo()  # the player takes the deal's autoplay back, and plays another way
+    game.play(sorted_moves(game.state)[0])
+    line = game.state.move_stack + [move for move, _ in game.redo]
+    game.restart(autoplay=True)
+    assert game.moves == 0 and [move for move, _ in game.redo] == line, "kept whole, not cleared"
 
 
 def test_undo_counts_groups_and_refuses_more_than_there_are() -> None:
@@ -125,7 +148,7 @@ def act(game: GameInPlay, choice: int) -> None:
         elif choice < 95:
             game.autoplay()
         else:
-            game.restart()
+            game.restart(autoplay=choice % 2 == 0)
     except NothingToDoError:
         pass
 

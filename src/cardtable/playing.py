@@ -7,6 +7,8 @@ a move made after an undo behave alike in both:
 * undo takes back a group: a move and the automatic moves it set off (the
   browser's autoplay). The terminal makes no automatic moves, so each of its
   moves is a group of its own;
+* autoplay before any move by hand is the deal's own (the browser's, as a deal
+  is opened): its moves are all automatic, and one undo takes them back;
 * redo makes the first group of the redo line again;
 * new moves keep the redo line only if it began with exactly them (the player
   made the move redo would have made), and then without them. Any other move
@@ -59,6 +61,11 @@ class GameInPlay:
         """How many moves were made, automatic ones, deals and redeals included."""
         return len(self.auto)
 
+    @property
+    def by_hand(self) -> bool:
+        """Whether a move on the table was made by hand: before one, every move is the deal's autoplay."""
+        return not all(self.auto)
+
     @contextmanager
     def action(self) -> Iterator[None]:
         """New moves, :meth:`push`\\ ed within: they become :attr:`last`, and the redo line follows them.
@@ -97,9 +104,13 @@ class GameInPlay:
                 self._send_home(first=True, rest=True)
 
     def autoplay(self, *, grouped: bool = True) -> None:
-        """Send home every card that can safely go (see :func:`safe_home_move`): one undo group, or each its own."""
+        """Send home every card that can safely go (see :func:`safe_home_move`): one undo group, or each its own.
+
+        Grouped and before any move by hand, it is the deal's autoplay: all its
+        moves are automatic, so that a deal merely opened is not one played.
+        """
         with self.action():
-            self._send_home(first=False, rest=grouped)
+            self._send_home(first=grouped and not self.by_hand, rest=grouped)
 
     def _send_home(self, *, first: bool, rest: bool) -> None:
         """Push the safe moves home: the first automatic if ``first``, the others if ``rest``."""
@@ -147,21 +158,30 @@ class GameInPlay:
     def redo_group(self) -> None:
         """Make again the moves the latest undo took back (:meth:`next_redo`), as an undo group of their own.
 
-        The first is made as by hand even when autoplay made it: a move made
-        again by hand may have left its autoplay at the head of the line.
+        The first is made as by hand even when autoplay made it (a move made
+        again by hand may have left its autoplay at the head of the line),
+        unless no move by hand is on the table: then it is the deal's autoplay again.
         """
         group = self.next_redo()
+        at_deal = not self.by_hand
         with self.action():  # the redo line begins with these moves: the action takes them off it
             for number, (move, auto) in enumerate(group):
-                self.push(move, auto=auto and number > 0)
+                self.push(move, auto=auto and (number > 0 or at_deal))
 
-    def restart(self) -> None:
-        """Back to the deal; every move made goes onto the redo line."""
+    def restart(self, *, autoplay: bool = False) -> None:
+        """Back to the deal; every move made goes onto the redo line.
+
+        With ``autoplay``, the deal's autoplay is made again if the line began
+        with it: a line that did not (the player took it back, or had autoplay
+        off) is kept whole to redo, not cleared by moves it never made.
+        """
         if not self.auto:
             raise NothingToDoError("already at the start of the deal")
         entries = [self._take_back() for _ in range(len(self.auto))][::-1]
         self.redo[:0] = entries
         self.last, self.refills = [], []
+        if autoplay and self.redo[0].auto:
+            self.redo_group()
 
     def _take_back(self) -> Entry:
         auto = self.auto.pop()

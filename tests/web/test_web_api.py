@@ -526,6 +526,55 @@ def test_moves_that_follow_the_redo_line_keep_the_rest_of_it(client: TestClient)
     assert view["redo"] == 1, "a move and the autoplay it set off: the redo line's next moves"
 
 
+def test_a_deal_opened_with_autoplay_has_its_safe_cards_home_and_stays_untouched(client: TestClient) -> None:
+    assert start(client, FAN, 2)["moves"] == 0, "without autoplay, the deal as dealt"
+    view = start(client, FAN, 2, autoplay=True)
+    play = view["id"]
+    assert (view["moves"], view["touched"]) == (3, False)  # fan deal 2 has three cards to send home
+    assert all(m["to"].startswith("foundation/") for m in view["last"])
+    assert client.get(f"/api/plays/{play}").json()["moves"] == 3, "saved with the deal"
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"], view["touched"]) == (0, 3, False), "one undo takes them back"
+    view = post(client, f"/api/plays/{play}/redo")
+    assert (view["moves"], view["redo"], view["touched"]) == (3, 0, False)
+    post(client, f"/api/plays/{play}/undo")
+    assert post(client, f"/api/plays/{play}/autoplay")["touched"] is False, (
+        "'autoplay now' on the deal: its own"
+    )
+
+
+def test_a_deal_only_autoplayed_is_forgotten_and_one_touched_is_abandoned(client: TestClient) -> None:
+    opened = start(client, FAN, 2, autoplay=True)["id"]
+    undone = start(client, FAN, 3, autoplay=True)["id"]
+    post(client, f"/api/plays/{undone}/undo")  # the deal's autoplay taken back: still no move by hand
+    played = start(client, FAN, 4, autoplay=True)
+    assert [client.get(f"/api/plays/{p}").status_code for p in (opened, undone)] == [404, 404]
+    assert client.get("/api/stats").json() == {"games": [], "history": []}
+    view = move(client, played["id"], text=played["legal"][0]["text"], autoplay=True)
+    assert view["touched"] is True
+    view = post(client, f"/api/plays/{played['id']}/undo")
+    assert (view["moves"], view["touched"]) == (played["moves"], True), "a move taken back was made"
+    start(client, FAN, 5, autoplay=True)
+    stats = client.get("/api/stats").json()
+    assert [(g["played"], g["won"]) for g in stats["games"]] == [(1, 0)]
+    assert [(h["id"], h["status"]) for h in stats["history"]] == [(played["id"], "abandoned")]
+
+
+def test_a_restart_with_autoplay_sends_the_safe_cards_home_again(client: TestClient) -> None:
+    view = start(client, FAN, 2, autoplay=True)
+    play = view["id"]
+    move(client, play, text=view["legal"][0]["text"])
+    view = post(client, f"/api/plays/{play}/restart?autoplay=true")
+    assert (view["moves"], view["redo"], view["touched"]) == (3, 1, True)
+    assert post(client, f"/api/plays/{play}/restart")["moves"] == 0, "without autoplay, the deal as dealt"
+    post(client, f"/api/plays/{play}/redo")  # the deal's autoplay
+    view = post(client, f"/api/plays/{play}/undo")
+    assert (view["moves"], view["redo"]) == (0, 4)
+    made = move(client, play, text=view["legal"][-1]["text"])  # another way than the autoplay's
+    view = post(client, f"/api/plays/{play}/restart?autoplay=true")
+    assert (view["moves"], view["redo"]) == (0, made["moves"]), "a line that did not begin with it is kept"
+
+
 def test_no_autoplay_where_it_is_not_provably_safe(client: TestClient) -> None:
     play = start(client, ACEY, 3)["id"]
     view = post(client, f"/api/plays/{play}/autoplay")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,24 @@ def test_starting_a_game_abandons_or_forgets_the_last_one(tmp_path: Path) -> Non
     assert latest is not None and latest.id == "new"
     other = store.latest("p", "acey-and-kingsley")
     assert other is not None and other.id == "other-game"
+
+
+def test_a_play_with_automatic_moves_only_is_forgotten_and_one_that_cannot_be_read_is_kept(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    autoplayed = record("autoplayed", at=1)
+    autoplayed.moves = [{"from": "fan/1", "to": "foundation/0", "card": "AC", "auto": True}]
+    autoplayed.redo = [{"from": "fan/2", "to": "foundation/1", "card": "AD", "auto": True}]
+    store.start(autoplayed)
+    store.start(record("damaged", at=2))
+    with sqlite3.connect(tmp_path / "db.sqlite") as db:
+        db.execute("UPDATE plays SET moves = '[' WHERE id = 'damaged'")
+    store.start(record("new", at=3))
+    store.close()
+    with closing(sqlite3.connect(tmp_path / "db.sqlite")) as db:
+        rows = db.execute("SELECT id, status FROM plays ORDER BY created").fetchall()
+    assert rows == [("damaged", "abandoned"), ("new", "playing")]
 
 
 def test_streaks_follow_the_order_games_finished() -> None:

@@ -117,7 +117,7 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
         state = deal(spec, number)
     else:
         state = deal(spec, body.deal if body.deal is not None else random_deal())
-    play = await run_in_threadpool(plays.start, who, state)
+    play = await run_in_threadpool(plays.start, who, state, autoplay=body.autoplay)
     return play_view(play, message)
 
 
@@ -181,9 +181,20 @@ def redo(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None)
 
 
 @router.post("/plays/{play_id}/restart", response_model=PlayView, responses=CHANGE)
-def restart(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = None) -> PlayView:
+def restart(
+    play_id: PlayId,
+    who: Player,
+    plays: PlaysDep,
+    board: SeenBoard = None,
+    autoplay: Annotated[
+        bool,
+        Query(
+            description="make the deal's autoplay again, if the moves began with it (a line that did not is kept)"
+        ),
+    ] = False,
+) -> PlayView:
     """Back to the deal; redo replays the moves."""
-    return play_view(plays.change(who, play_id, Play.restart, board))
+    return play_view(plays.change(who, play_id, lambda play: play.restart(autoplay=autoplay), board))
 
 
 @router.post("/plays/{play_id}/autoplay", response_model=PlayView, responses=CHANGE)

@@ -38,6 +38,11 @@ class NewPlay(Strict):
         None, description="a deal object of formats.md (any legal position) to start from"
     )
     winnable: bool = Field(False, description="draw deals until the solver proves one winnable")
+    autoplay: bool = Field(
+        False,
+        description="send home the cards that can safely go as soon as the deal is on the table;"
+        " these automatic moves leave the play untouched",
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> NewPlay:
@@ -124,6 +129,10 @@ class PlayView(BaseModel):
     )
     moves: int
     redo: int
+    touched: bool = Field(
+        description="whether the player made a move by hand, kept or taken back: a play with none (at most"
+        " its deal's autoplay) is forgotten when a new one starts, and does not count in the statistics"
+    )
     seconds: float = Field(description="time spent playing, idle gaps capped")
     assisted: bool = Field(description="'show me' gave a winning line for this game")
     hints: int

@@ -102,10 +102,10 @@ class Play(GameInPlay):
         self.check_open()
         super().redo_group()
 
-    def restart(self) -> None:
-        """Back to the deal; every move made goes onto the redo line."""
+    def restart(self, *, autoplay: bool = False) -> None:
+        """Back to the deal, with its autoplay if asked and the line began with it; every move made goes onto the redo line."""
         self.check_open()
-        super().restart()
+        super().restart(autoplay=autoplay)
 
     def kept(self) -> tuple[object, ...]:
         """What a save keeps that an action may change: the moves, the redo line, the hints, the help, the status.

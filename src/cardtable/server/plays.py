@@ -39,10 +39,17 @@ class Plays:
         self.clock = clock
         self._lock = threading.Lock()
 
-    def start(self, player: str, state: State) -> Play:
-        """A new play of ``state``; the player's unfinished one of the same game is abandoned."""
+    def start(self, player: str, state: State, *, autoplay: bool = False) -> Play:
+        """A new play of ``state``, its safe cards sent home if asked; the player's unfinished one of the same game is abandoned.
+
+        The deal's autoplay is saved with the deal, in one write: the play is
+        never stored as the page did not show it. Its moves are automatic, so
+        the play stays untouched until the player makes a move.
+        """
         now = self.clock()
         play = Play.new(player, state, now)
+        if autoplay:
+            play.autoplay()
         with self._lock:
             self.store.start(play.save_to(now))  # a deal with no move at all is lost at once
         return play

@@ -70,6 +70,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
         board=play.board,
         moves=play.moves,
         redo=len(play.redo),
+        touched=record.touched,
         seconds=round(record.seconds, 1),
         assisted=record.assisted,
         hints=record.hints,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cardtable.core.errors import CardtableError
-from cardtable.store.records import FINISHED, PlayRecord
+from cardtable.store.records import FINISHED, PlayRecord, touched
 from cardtable.store.schema import SCHEMA
 from cardtable.store.sqlite import open_database, transaction
 
@@ -55,6 +55,7 @@ class Store:
             where, SCHEMA, create=create, synchronous="FULL", wait=WAIT_SECONDS, shared=True
         )
         self._db = opened.db
+        self._db.create_function("touched", 2, _touched, deterministic=True)
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
@@ -106,14 +107,15 @@ class Store:
     def start(self, record: PlayRecord) -> None:
         """Save a new play, abandoning the player's unfinished plays of the same game.
 
-        An unfinished play that was played counts as abandoned (a loss in the
-        statistics), even if its moves were all taken back or restarted; one
-        never played (no move made and none to redo) is simply forgotten.
+        An unfinished play that was :attr:`~PlayRecord.touched` counts as
+        abandoned (a loss in the statistics), even if its moves were all taken
+        back or restarted; one never touched (no move made by hand, at most the
+        autoplay of its deal) is simply forgotten.
         """
         with self._transaction() as db:
             db.execute(
                 "DELETE FROM plays WHERE player = ? AND game = ? AND status = 'playing'"
-                " AND moves = '[]' AND redo = '[]'",
+                " AND NOT touched(moves, redo)",
                 (record.player, record.game),
             )
             db.execute(
@@ -150,6 +152,14 @@ class Store:
             if changed != 1:
                 raise ConflictError(f"play {record.id} changed meanwhile")
         record.version += 1
+
+
+def _touched(moves: str, redo: str) -> bool:
+    """:func:`touched` of the columns' JSON; a row that cannot be read counts as touched: kept, not thrown away."""
+    try:
+        return touched(json.loads(moves), json.loads(redo))
+    except (TypeError, ValueError, AttributeError):
+        return True
 
 
 def _json(value: Any) -> str:

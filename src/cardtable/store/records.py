@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -10,9 +11,14 @@ PlayStatus = Literal["playing", "won", "lost", "abandoned"]
 FINISHED: Final[frozenset[str]] = frozenset({"won", "lost", "abandoned"})
 """Statuses that count in the statistics. ``lost`` may turn back into ``playing``
 when the player takes moves back; ``abandoned`` (a new game was started while
-this one had moves) is final."""
+this one was :attr:`~PlayRecord.touched`) is final."""
 IDLE_CAP: Final = 300.0
 """Seconds at most counted between two actions: a tab or a terminal left open overnight is not play time."""
+
+
+def touched(moves: Iterable[dict[str, Any]], redo: Iterable[dict[str, Any]]) -> bool:
+    """Whether a play with these moves made and to redo had a move made by hand: autoplay alone plays no game."""
+    return not all(entry.get("auto") for entry in (*moves, *redo))
 
 
 def play_time(since_last: float) -> float:
@@ -44,3 +50,11 @@ class PlayRecord:
     updated: float = 0.0
     finished: float | None = None
     version: int = 0
+
+    @property
+    def touched(self) -> bool:
+        """Whether the player made a move by hand, kept or taken back, as against a deal only opened and autoplayed.
+
+        A play left untouched for a new one is forgotten; one touched counts as abandoned.
+        """
+        return touched(self.moves, self.redo)
