@@ -17,9 +17,10 @@ from typing import Any, Final
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from cardtable import Move, State
+from cardtable import Move, State, deal, load_game
 from cardtable.core.move import CARD
 from cardtable.core.notation import with_codes
+from cardtable.playing import GameInPlay
 from web.conftest import LiveServer
 
 SCREENSHOTS: Final = Path(
@@ -65,8 +66,11 @@ def moves_made(page: Page) -> int:
     return int(page.get_attribute("#table", "data-moves") or 0)
 
 
-def open_deal(page: Page, game: str, number: int) -> None:
-    """Open the page, choose the game, type the deal number and press Go."""
+def open_deal(page: Page, game: str, number: int, *, autoplay: bool = False) -> None:
+    """Open the page, choose the game, tick or untick autoplay, type the deal number and press Go.
+
+    Autoplay is off unless asked for: most tests start from the deal as dealt.
+    """
     page.goto("/")
     page.wait_for_selector("#table .slot")
     close_result(page)
@@ -76,9 +80,28 @@ def open_deal(page: Page, game: str, number: int) -> None:
     menu = page.locator("#menu")  # on a small screen the deal box is in the menu
     if menu.is_visible() and menu.get_attribute("aria-expanded") == "false":
         menu.click()
+    page.set_checked("#autoplay", autoplay)
     page.fill("#deal-number", str(number))
     page.click("#deal-form button")
-    table_at(page, moves=0, game=game, deal=number)
+    table_at(page, moves=opened_moves(game, number, autoplay=autoplay), game=game, deal=number)
+
+
+def opened_moves(game: str, number: int, *, autoplay: bool = True) -> int:
+    """How many moves a deal shows as it is opened: those of its autoplay, with the box ticked."""
+    opened = GameInPlay(deal(load_game(game), number))
+    if autoplay:
+        opened.autoplay()
+    return opened.moves
+
+
+def autoplay_off(page: Page) -> None:
+    """Untick autoplay before the page opens a game, as a player who turned it off did once.
+
+    The choice is kept in the browser's storage, set here from the statistics
+    page, which opens no game: the table page would deal one at once.
+    """
+    page.goto("/stats")
+    page.evaluate("localStorage.setItem('cardtable.autoplay', 'false')")
 
 
 def close_result(page: Page) -> None:

@@ -11,7 +11,7 @@ from typing import Final
 
 from playwright.sync_api import Browser, Page, expect
 
-from web.browsing import on_a_screen, open_deal, table_at
+from web.browsing import on_a_screen, open_deal, opened_moves, table_at
 from web.conftest import LiveServer
 
 ACEY: Final = "acey-and-kingsley"
@@ -31,7 +31,6 @@ def test_two_quick_keypresses_make_two_moves(page: Page) -> None:
 
 def test_a_screen_reader_hears_the_move_not_the_clock(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
-    page.uncheck("#autoplay")
     assert page.get_attribute("#status", "aria-live") is None, "the clock there changes every second"
     said = page.locator("#said")
     assert page.get_attribute("#said", "aria-live") == "polite"
@@ -114,7 +113,9 @@ def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
 ) -> None:
     with on_a_screen(browser, live_server, 1024, 600) as page:
         page.goto("/?game=alexander-the-great-lucie&deal=3")
-        table_at(page, moves=0, game="alexander-the-great-lucie", deal=3)
+        table_at(
+            page, moves=opened_moves("alexander-the-great-lucie", 3), game="alexander-the-great-lucie", deal=3
+        )
         page.click("#rules-button")
         text = page.locator("#rules-text")
         expect(text).to_have_class(re.compile(r"\bmore-below\b"))
@@ -124,7 +125,6 @@ def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
 
 def test_the_table_plays_from_the_keyboard(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
-    page.uncheck("#autoplay")
     first = page.locator('#table .slot[data-pile="foundation/0"]')
     first.focus()
     page.keyboard.press("ArrowRight")  # the arrow keys go from pile to pile
@@ -143,7 +143,6 @@ def test_the_table_plays_from_the_keyboard(page: Page) -> None:
 
 def test_a_pick_is_told_and_a_slow_second_enter_sends_the_card_home(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
-    page.uncheck("#autoplay")
     slot = page.locator('#table .slot[data-pile="fan/5"]')
     slot.focus()
     page.keyboard.press("Enter")

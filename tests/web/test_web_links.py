@@ -14,7 +14,18 @@ from typing import Final
 import pytest
 from playwright.sync_api import Dialog, Page, Request, expect
 
-from web.browsing import centre, drag, open_deal, play, slot, table_at, top_card, until
+from web.browsing import (
+    autoplay_off,
+    centre,
+    drag,
+    open_deal,
+    opened_moves,
+    play,
+    slot,
+    table_at,
+    top_card,
+    until,
+)
 
 ALEXANDER: Final = "alexander-the-great"
 LEAVE: Final = "Leave this game for a new one? It will count as lost in the statistics."
@@ -22,10 +33,10 @@ DEAL_RULE: Final = "is not a deal number: a deal number is a whole number from 1
 
 
 def _in_progress(page: Page, number: int = 10) -> str:
-    """Deal ``number`` of Alexander the Great opened by its link, one move made; the play's id."""
+    """Deal ``number`` of Alexander the Great opened by its link, autoplay off, one move made; the play's id."""
+    autoplay_off(page)
     page.goto(f"/?game={ALEXANDER}&deal={number}")
     table_at(page, moves=0, game=ALEXANDER, deal=number)
-    page.uncheck("#autoplay")
     _type(page, "t5 f2")
     table_at(page, moves=1)
     return _play_id(page)
@@ -94,6 +105,7 @@ def test_a_bad_link_is_refused_and_the_game_in_progress_goes_on(page: Page, quer
 
 
 def test_a_bad_link_of_a_new_player_starts_a_game_of_the_default(page: Page) -> None:
+    autoplay_off(page)  # its deal as dealt: nothing to undo
     page.goto("/?deal=abc")
     expect(page.locator("#toast")).to_have_text(f"the link's deal 'abc' {DEAL_RULE}")
     table_at(page, moves=0, game=ALEXANDER)
@@ -161,10 +173,10 @@ def test_a_game_whose_moves_were_all_taken_back_is_asked_about_too(page: Page) -
 
 def test_a_link_leaves_an_untouched_game_without_asking(page: Page) -> None:
     page.goto(f"/?game={ALEXANDER}&deal=10")
-    table_at(page, moves=0, game=ALEXANDER, deal=10)
+    table_at(page, moves=opened_moves(ALEXANDER, 10), game=ALEXANDER, deal=10)  # autoplay's moves only
     confirms = Confirms(page, accept=False)
     page.goto(f"/?game={ALEXANDER}&deal=11")
-    table_at(page, moves=0, game=ALEXANDER, deal=11)
+    table_at(page, moves=opened_moves(ALEXANDER, 11), game=ALEXANDER, deal=11)
     assert not confirms.asked
 
 
@@ -173,7 +185,6 @@ def test_a_link_leaves_an_untouched_game_without_asking(page: Page) -> None:
 
 def test_a_card_dragged_after_a_refused_drop_follows_the_pointer(page: Page) -> None:
     open_deal(page, "fan", 3)
-    page.uncheck("#autoplay")
     ace = top_card(page, "fan/6")
     expect(ace).to_have_attribute("data-card", "AC")
     drag(page, "fan/6", "fan/0")
@@ -200,7 +211,6 @@ def test_a_card_dragged_home_leaves_no_ghost_when_the_stock_refills_its_pile_wit
 ) -> None:
     """Acey and Kingsley deal 8: J♠ dragged from t3 to f6, and the stock puts the other deck's J♠ in t3."""
     open_deal(page, "acey-and-kingsley", 8)
-    page.uncheck("#autoplay")
     play(page, {"from": "tableau/1", "to": "foundation/6"})  # Q♦ onto the king pile
     expect(top_card(page, "tableau/3")).to_have_attribute("data-card", "JS")
     drag(page, "tableau/3", "foundation/6")
@@ -213,8 +223,9 @@ def test_a_card_dragged_home_leaves_no_ghost_when_the_stock_refills_its_pile_wit
 
 
 def test_a_link_with_options_has_rules_that_say_them_first(page: Page) -> None:
-    page.goto("/?game=alexander-the-great-lucie(redeals=0)&deal=5")
-    table_at(page, moves=0, game="alexander-the-great-lucie(redeals=0)", deal=5)
+    variant = "alexander-the-great-lucie(redeals=0)"
+    page.goto(f"/?game={variant}&deal=5")
+    table_at(page, moves=opened_moves(variant, 5), game=variant, deal=5)
     page.click("#rules-button")
     expect(page.locator("#rules-title")).to_have_text("Alexander the Great (La Belle Lucie form), redeals=0")
     note = page.locator("#rules-text .rules-note")
@@ -228,7 +239,6 @@ def test_a_link_with_options_has_rules_that_say_them_first(page: Page) -> None:
 
 def test_the_move_box_knows_the_terminals_words(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
-    page.uncheck("#autoplay")
     sent: list[str | None] = []
 
     def note(request: Request) -> None:

@@ -6,7 +6,7 @@ from typing import Final
 
 from playwright.sync_api import Dialog, Page, expect
 
-from web.browsing import table_at
+from web.browsing import autoplay_off, table_at
 
 FAN: Final = "fan"
 
@@ -24,9 +24,9 @@ def _second_tab(page: Page) -> Page:
 
 
 def _opened(page: Page) -> None:
+    autoplay_off(page)
     page.goto(f"/?game={FAN}&deal=3")
     table_at(page, moves=0, game=FAN, deal=3)
-    page.uncheck("#autoplay")
 
 
 def _behind(page: Page) -> Page:

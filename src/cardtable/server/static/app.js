@@ -173,10 +173,10 @@ function show(view, motion) {
   say(view, motion, refill);
   if (view.message) toast(view.message, 6);
   else if (refill) toast(refill);
-  // the dialog greets a game that has just ended (or a deal lost before its first move),
+  // the dialog greets a game that has just ended (or a deal lost before a move by hand),
   // not one that was already over when the page opened
   const same = previous && previous.id === view.id;
-  const ended = same ? previous.status !== view.status : view.moves === 0 && view.redo === 0;
+  const ended = same ? previous.status !== view.status : !view.touched;
   const over = view.status === "won" || view.status === "lost";
   if (ended && over) finished(view);
   else if (over && !same) {
@@ -291,6 +291,12 @@ async function autoplayNow() {
   }
 }
 
+/** Back to the deal: with autoplay ticked, its safe cards go home again, as when it was opened (if the
+ *  moves began so: a line played without them stays whole to redo). */
+function restart() {
+  return act("restart", undefined, { autoplay: $("autoplay").checked });
+}
+
 /** Ask the server for an action on the play, in turn; whether it was done (a refusal is told). */
 function act(path, motion, query = {}) {
   return inTurn(() => sendAction(path, motion, query));
@@ -309,10 +315,11 @@ async function sendAction(path, motion, query) {
   }
 }
 
-/** Whether the player has made moves in this play, even if all are taken back: a new deal
- *  of its game abandons it (the server does so), and it then counts as lost. */
+/** Whether the player has made moves by hand in this play, even if all are taken back: a new deal
+ *  of its game abandons it (the server does so), and it then counts as lost. Autoplay alone (the
+ *  safe cards sent home as the deal was opened) touches no game. */
 function touched(v) {
-  return v.status === "playing" && (v.moves > 0 || v.redo > 0);
+  return v.status === "playing" && v.touched;
 }
 
 /** Start a game; true if it is shown, false if the player stayed or the server refused. */
@@ -324,7 +331,7 @@ async function newGame(options = {}) {
   if (shown && !page.view) return false; // it left this game for another: the page goes on with that one
   const v = page.view;
   if (v && v.game === game && touched(v) && !confirm(LEAVE)) return false;
-  const body = { game };
+  const body = { game, autoplay: $("autoplay").checked }; // the safe cards go home as the deal is dealt
   if (options.deal !== undefined) body.deal = options.deal;
   else if ($("winnable").checked) {
     body.winnable = true;
@@ -492,7 +499,7 @@ function wire() {
   };
   $("undo").onclick = () => act("undo", "back");
   $("redo").onclick = () => act("redo", "forward");
-  $("restart").onclick = () => act("restart");
+  $("restart").onclick = restart;
   $("hint").onclick = hint;
   $("verdict").onclick = verdict;
   $("show").onclick = showMe;
@@ -656,7 +663,7 @@ const WORDS = new Map([
   ["help", () => toast(HELP, 12)],
   ["undo", () => act("undo", "back")],
   ["redo", () => act("redo", "forward")],
-  ["restart", () => act("restart")],
+  ["restart", restart],
   ["hint", hint],
 ]);
 
