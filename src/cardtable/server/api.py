@@ -101,7 +101,11 @@ def list_games() -> list[GameInfo]:
 
 @router.post("/plays", response_model=PlayView, status_code=201, responses=MALFORMED | BUSY)
 async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDep) -> PlayView:
-    """Start a game; the player's unfinished game of the same kind counts as abandoned."""
+    """Start a game, its safe cards sent home at once if asked; the player's unfinished game of the same kind is left.
+
+    The game left counts as abandoned, unless no move was made in it by hand
+    (at most its deal's autoplay): then it is forgotten.
+    """
     spec = load_game(body.game)
     message = None
     if body.position is not None:
