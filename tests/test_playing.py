@@ -63,6 +63,8 @@ def test_a_restart_with_autoplay_makes_the_deals_autoplay_again_if_the_line_bega
     game.play(sorted_moves(game.state)[0])
     game.restart(autoplay=True)
     assert game.state.move_stack == sent and game.auto == [True] * len(sent) and len(game.redo) == 1
+    with pytest.raises(NothingToDoError, match="already at the start"):
+        game.restart(autoplay=True)
     game.undo()  # the player takes the deal's autoplay back, and plays another way
     game.play(sorted_moves(game.state)[0])
     line = game.state.move_stack + [move for move, _ in game.redo]

@@ -175,7 +175,7 @@ class GameInPlay:
         with it: a line that did not (the player took it back, or had autoplay
         off) is kept whole to redo, not cleared by moves it never made.
         """
-        if not self.auto:
+        if not self.auto or (autoplay and not self.by_hand):  # at the deal, or at its autoplay's end
             raise NothingToDoError("already at the start of the deal")
         entries = [self._take_back() for _ in range(len(self.auto))][::-1]
         self.redo[:0] = entries
