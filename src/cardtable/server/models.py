@@ -131,7 +131,7 @@ class PlayView(BaseModel):
     redo: int
     touched: bool = Field(
         description="whether the player made a move by hand, kept or taken back: a play with none (at most"
-        " its deal's autoplay) is forgotten when a new one starts, and does not count in the statistics"
+        " its deal's autoplay) left unfinished for a new one is forgotten, not counted as abandoned"
     )
     seconds: float = Field(description="time spent playing, idle gaps capped")
     assisted: bool = Field(description="'show me' gave a winning line for this game")

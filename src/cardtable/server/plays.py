@@ -43,9 +43,10 @@ class Plays:
         """A new play of ``state``, its safe cards sent home if asked; the player's unfinished one of the same game is left.
 
         The play left counts as abandoned, or is forgotten if untouched (see
-        :meth:`Store.start`). The deal's autoplay is saved with the deal, in one write: the play is
-        never stored as the page did not show it. Its moves are automatic, so
-        the play stays untouched until the player makes a move.
+        :meth:`Store.start`). The deal's autoplay is saved with the deal, in
+        one write: the play is never stored as the page did not show it. Its
+        moves are automatic, so the play stays untouched until the player
+        makes a move.
         """
         now = self.clock()
         play = Play.new(player, state, now)
