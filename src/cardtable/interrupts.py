@@ -12,10 +12,14 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from multiprocessing import resource_tracker
-from typing import Any, Final
+from types import FrameType
+from typing import Any, Final, TypeAlias
+
+Handler: TypeAlias = Callable[[int, FrameType | None], Any] | int | None
+"""What :func:`signal.signal` takes and gives back: a function, SIG_IGN or SIG_DFL, or None for one not set from Python."""
 
 INTERRUPTED_EXIT: Final = 128 + signal.SIGINT
 """The shell's exit code for a command stopped by Ctrl-C (130), as :attr:`Terminated.exit_code` is for the others."""
@@ -36,7 +40,14 @@ def ctrl_c_ignored(*also: int) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in (signal.SIGINT, *also)}
+    with signal_handlers(dict.fromkeys((signal.SIGINT, *also), signal.SIG_IGN)):
+        yield
+
+
+@contextmanager
+def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
+    """Handle the signals of ``handlers`` as it says for the duration, then as they were handled before."""
+    previous = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
     try:
         yield
     finally:
@@ -97,12 +108,8 @@ def ended_as_ctrl_c(*signums: int) -> Iterator[None]:
 
     # a signal ignored from the start stays ignored: nohup stays nohup
     taken = [signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN]
-    previous = {signum: signal.signal(signum, terminate) for signum in taken}
-    try:
+    with signal_handlers(dict.fromkeys(taken, terminate)):
         yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 def start_resource_tracker() -> None:

@@ -26,6 +26,7 @@ import click
 
 from cardtable.cli.stats import db_option, db_path, open_store
 from cardtable.core.errors import CardtableError, reason
+from cardtable.interrupts import Terminated, signal_handlers
 from cardtable.store import Store
 
 LOCAL_NAMES: Final = ("127.0.0.1", "localhost", "::1")
@@ -121,19 +122,16 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
         stopped_by.append(signum)
         server.should_exit = True
 
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGHUP)}
-    try:  # from the line that says Ctrl+C stops, it does
+    # from the line that says Ctrl+C stops, it does
+    with signal_handlers({signal.SIGINT: stop, signal.SIGHUP: stop}):
         click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
         if open_browser:
             threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         server.run(sockets=[sock])
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
     if signal.SIGHUP in stopped_by:
         with contextlib.suppress(OSError):  # the terminal may be gone
             click.echo("cardtable: stopped (SIGHUP)", err=True)
-        sys.exit(128 + signal.SIGHUP)
+        sys.exit(Terminated(signal.SIGHUP).exit_code)
     if signal.SIGINT in stopped_by:
         click.echo("cardtable: stopped")
 

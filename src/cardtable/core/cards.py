@@ -30,7 +30,8 @@ SUIT_CHARS: Final = "CDHS"
 SUIT_SYMBOLS: Final = "♣♦♥♠"
 RED_SUITS: Final = frozenset({DIAMONDS, HEARTS})
 
-DECK: Final[tuple[Card, ...]] = tuple(range(52))
+DECK_SIZE: Final = 52
+DECK: Final[tuple[Card, ...]] = tuple(range(DECK_SIZE))
 """One standard deck in canonical order: clubs A-K, diamonds, hearts, spades."""
 
 

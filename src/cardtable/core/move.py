@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from cardtable.core.cards import DECK, Card, card_name, parse_card
+from cardtable.core.cards import DECK_SIZE, Card, card_name, parse_card
 from cardtable.core.errors import InvalidCardError, InvalidMoveError, quoted
 
 
@@ -55,8 +55,8 @@ class Move:
     @classmethod
     def card_move(cls, source: PileId, target: PileId, card: Card) -> Move:
         """Move ``card``, the top of ``source``, onto ``target``; :class:`InvalidCardError` for no card."""
-        if not 0 <= card < len(DECK):  # a card's name is looked up, and a negative index would find one
-            raise InvalidCardError(f"not a card: {quoted(card)} (cards are numbered 0 to {len(DECK) - 1})")
+        if not 0 <= card < DECK_SIZE:  # a card's name is looked up, and a negative index would find one
+            raise InvalidCardError(f"not a card: {quoted(card)} (cards are numbered 0 to {DECK_SIZE - 1})")
         return cls(CARD, source, target, card)
 
     @classmethod

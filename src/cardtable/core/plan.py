@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from cardtable.core.cards import DECK, RANK_OF, SUIT_OF
+from cardtable.core.cards import DECK, DECK_SIZE, RANK_OF, SUIT_OF
 from cardtable.core.move import PileId
 from cardtable.core.spec import GameSpec, Kind, PileGroup
 
@@ -23,14 +23,14 @@ def _fits(card: int, top: int, up: bool, down: bool, same_suit: bool) -> bool:
 
 @cache
 def on_card_table(up: bool, down: bool, same_suit: bool) -> bytes:
-    """``table[top * 52 + card]`` is 1 where ``card`` may go on ``top``."""
+    """``table[top * DECK_SIZE + card]`` is 1 where ``card`` may go on ``top``."""
     return bytes(_fits(card, top, up, down, same_suit) for top in DECK for card in DECK)
 
 
 @cache
 def takers_table(table: bytes) -> tuple[tuple[int, ...], ...]:
     """For an on-card table: ``takers[top]`` lists the cards that may go on ``top``."""
-    return tuple(tuple(card for card in DECK if table[top * 52 + card]) for top in DECK)
+    return tuple(tuple(card for card in DECK if table[top * DECK_SIZE + card]) for top in DECK)
 
 
 @cache
@@ -74,7 +74,7 @@ class Plan:
             return False
         if top is None:
             return bool(self.on_empty[target][card])
-        return bool(self.on_card[target][top * 52 + card])
+        return bool(self.on_card[target][top * DECK_SIZE + card])
 
     def index(self, pile: PileId) -> int | None:
         """The flat index of a named pile, or None if there is no such pile."""
@@ -126,7 +126,9 @@ def plan_for(spec: GameSpec, pile_count: int) -> Plan:
         waste=next((i for i in flat if groups[i].kind is Kind.WASTE), None),
         last_group_start=sum(g.count for g in spec.groups[:-1]),
         key_groups=_key_groups(ids, groups, spec.suits_matter, _foundations_implied(spec)),
-        key_table=None if spec.suits_matter else bytes(RANK_OF[c] if c < 52 else c for c in range(256)),
+        key_table=None
+        if spec.suits_matter
+        else bytes(RANK_OF[c] if c < DECK_SIZE else c for c in range(256)),
     )
 
 

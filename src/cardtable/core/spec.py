@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.cards import ACE, KING, RANK_OF, Card, Rank, card_name
+from cardtable.core.cards import ACE, DECK_SIZE, KING, RANK_OF, Card, Rank, card_name
 from cardtable.core.errors import InvalidSpecError, UnknownPileError, quoted
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class GameSpec:
     @property
     def deck_size(self) -> int:
         """How many cards the game is played with."""
-        return 52 * self.decks
+        return DECK_SIZE * self.decks
 
 
 def _check_group(group: PileGroup) -> None:
