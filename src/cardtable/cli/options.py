@@ -5,12 +5,28 @@ from __future__ import annotations
 import decimal
 import math
 import re
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 import click
 
+from cardtable.solver.search import DEFAULT_TABLE_CAP
+
+F = TypeVar("F", bound=Callable[..., Any])
+
 LARGEST_COUNT: Final = 2**63 - 1
 """The most positions an option may name: the largest integer SQLite stores, and far past any search."""
+
+
+def max_table_option(per: str) -> Callable[[F], F]:
+    """``--max-table``, the cap of a search's transposition table, which ``solve``, ``hint`` and ``survey`` share."""
+    return click.option(
+        "--max-table",
+        type=position_count(1000),
+        default=DEFAULT_TABLE_CAP,
+        show_default=True,
+        help=f"Positions one search may remember (125 to 180 bytes each{per}: the default takes about 1.1 GB).",
+    )
 
 
 def position_count(least: int) -> click.IntRange:

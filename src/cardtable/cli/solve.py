@@ -30,7 +30,7 @@ from cardtable.cli.info import (
     read_file,
     terminal_width,
 )
-from cardtable.cli.options import TIMEOUT_LEAST, Seconds, position_count
+from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, position_count
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import CARD, REDEAL, Move, PileId
 from cardtable.core.notation import move_text, pile_code, plural
@@ -42,7 +42,7 @@ from cardtable.render.text import glued
 from cardtable.solver import Limit, Progress, SolveResult
 from cardtable.solver import solve as run_solver
 from cardtable.solver.rewind import WayBack, single_steps, way_back
-from cardtable.solver.search import DEFAULT_TABLE_CAP, ran_out_of_time
+from cardtable.solver.search import ran_out_of_time
 
 budget_options = [
     click.option(
@@ -52,13 +52,7 @@ budget_options = [
         help="Seconds for each position solved (each FILE, or the deal).",
     ),
     click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
-    click.option(
-        "--max-table",
-        type=position_count(1000),
-        default=DEFAULT_TABLE_CAP,
-        show_default=True,
-        help="Positions the transposition table may hold (125 to 180 bytes each: the default takes about 1.1 GB).",
-    ),
+    max_table_option(""),
 ]
 
 

@@ -37,7 +37,7 @@ from rich.progress import (
 from rich.text import Text
 
 from cardtable.cli.info import STDOUT, OptionConflictError, Staging, goes_to_standard_output, is_stream
-from cardtable.cli.options import TIMEOUT_LEAST, Seconds, position_count
+from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
 from cardtable.core.errors import CardtableError
@@ -48,7 +48,6 @@ from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
 from cardtable.paths import folder_problem, read_only_folder
 from cardtable.solver import Limit
-from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.survey.executors import (
     LOCAL,
     SchedulerError,
@@ -97,13 +96,7 @@ def _store_path(db: Path | None) -> Path:
     help="Seconds per deal; 0: none.",
 )
 @click.option("--max-states", type=position_count(1), default=None, help="Positions per deal.")
-@click.option(
-    "--max-table",
-    type=position_count(1000),
-    default=DEFAULT_TABLE_CAP,
-    show_default=True,
-    help="Positions one search may remember (125 to 180 bytes each, per worker: the default takes about 1.1 GB).",
-)
+@max_table_option(", per worker")
 @click.option(
     "--retry-unknown",
     is_flag=True,
