@@ -44,10 +44,10 @@ def load_game(game_id: str) -> GameSpec:
             raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {game_id!r}")
         changes[key] = value
     spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-    game = canonical_id(base, spec)
+    changed = ", ".join(f"{key}={new}" for key, new, _ in _changed_options(base, spec))
     # the name tells the variant apart wherever it is shown: a title, a row of statistics
-    name = base.name if game == base.id else f"{base.name}, {game[len(base.id) + 1 : -1].replace(',', ', ')}"
-    return dataclasses.replace(spec, id=game, name=name)
+    name = f"{base.name}, {changed}" if changed else base.name
+    return dataclasses.replace(spec, id=canonical_id(base, spec), name=name)
 
 
 def find_game(game_id: str) -> GameSpec | None:
@@ -84,12 +84,17 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
 
 def canonical_id(base: GameSpec, spec: GameSpec) -> str:
     """The id with the options that differ from the defaults, in declared order."""
-    changed = [
-        f"{key}={str(value).lower()}"
+    changed = ",".join(f"{key}={new}" for key, new, _ in _changed_options(base, spec))
+    return f"{base.id}({changed})" if changed else base.id
+
+
+def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, str, str]]:
+    """The options of ``spec`` that differ from ``base``'s, in declared order: (key, its value, the default), as written in ids."""
+    return [
+        (key, str(getattr(spec, key)).lower(), str(getattr(base, key)).lower())
         for key in base.options
-        if (value := getattr(spec, key)) != getattr(base, key)
+        if getattr(spec, key) != getattr(base, key)
     ]
-    return f"{base.id}({','.join(changed)})" if changed else base.id
 
 
 def options_note(spec: GameSpec) -> str | None:
@@ -98,11 +103,9 @@ def options_note(spec: GameSpec) -> str | None:
     None for a game played by its defaults. The command line and the browser both show it, so a
     player of ``redeals=0`` is not left reading about two redeals as if they applied.
     """
-    base = load_game(spec.base_id)
     changes = ", ".join(
-        f"{key}={str(getattr(spec, key)).lower()} (instead of {str(getattr(base, key)).lower()})"
-        for key in base.options
-        if getattr(spec, key) != getattr(base, key)
+        f"{key}={new} (instead of {default})"
+        for key, new, default in _changed_options(GAMES[spec.base_id], spec)
     )
     if not changes:
         return None
