@@ -86,10 +86,10 @@ class Move:
             return cls(words[0])
         if len(words) != 3:
             raise InvalidMoveError(
-                f"not a move: {text!r} (expected 'fan/3 foundation/0 7C', 'deal' or 'redeal')"
+                f"not a move: {quoted(text)} (expected 'fan/3 foundation/0 7C', 'deal' or 'redeal')"
             )
         try:
             card = parse_card(words[2])
         except ValueError as error:
-            raise InvalidMoveError(f"not a move: {text!r}: {error}") from None
+            raise InvalidMoveError(f"not a move: {quoted(text)}: {error}") from None
         return cls.card_move(PileId.parse(words[0]), PileId.parse(words[1]), card)

@@ -22,7 +22,13 @@ import re
 from typing import Final
 
 from cardtable.core.cards import card_symbol, parse_card
-from cardtable.core.errors import AmbiguousMoveError, IllegalMoveError, InvalidCardError, InvalidMoveError
+from cardtable.core.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    quoted,
+)
 from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
@@ -115,19 +121,23 @@ def _group(state: State, letter: str, number: str, text: str) -> PileGroup:
         if group.code == letter:
             return group
     codes = sorted({g.code for g in state.spec.groups})
-    raise InvalidMoveError(f"no pile {letter}{number} in {text!r} (piles start with {', '.join(codes)})")
+    raise InvalidMoveError(
+        f"no pile {letter}{number} in {quoted(text)} (piles start with {', '.join(codes)})"
+    )
 
 
 def _pile(state: State, letter: str, number: str, text: str) -> PileId:
     """The pile a code names; a group of several piles needs its number."""
     group = _group(state, letter, number, text)
     if not number and group.count > 1:
-        raise InvalidMoveError(f"say which {group.name} in {text!r}: {letter}0 to {letter}{group.count - 1}")
+        raise InvalidMoveError(
+            f"say which {group.name} in {quoted(text)}: {letter}0 to {letter}{group.count - 1}"
+        )
     pile = PileId(group.name, int(number) if number else 0)
     if state.plan.index(pile) is None:
         last = sum(pid.group == group.name for pid in state.plan.ids) - 1
         raise InvalidMoveError(
-            f"no pile {letter}{number} in {text!r} ({group.name} piles are {letter}0 to {letter}{last})"
+            f"no pile {letter}{number} in {quoted(text)} ({group.name} piles are {letter}0 to {letter}{last})"
         )
     return pile
 
@@ -144,7 +154,9 @@ def _card_move(state: State, words: str, text: str, letter: str | None = None, n
     try:
         card = parse_card(words)
     except InvalidCardError:
-        raise InvalidMoveError(f"not a move: {text!r} (try {_examples(state)}; 'help' lists all)") from None
+        raise InvalidMoveError(
+            f"not a move: {quoted(text)} (try {_examples(state)}; 'help' lists all)"
+        ) from None
     sources = [pid for pid, pile in zip(state.plan.ids, state.piles) if pile and pile[-1] == card]
     playable = [pid for pid in sources if state.plan.index(pid) in state.plan.sources]
     if not playable:

@@ -25,11 +25,11 @@ def load_game(game_id: str) -> GameSpec:
     match = _ID_RE.match(game_id) if isinstance(game_id, str) else None
     if match is None and isinstance(game_id, str) and game_id.count("(") > game_id.count(")"):
         raise UnknownGameError(
-            f"not a game id: {game_id!r} (its options need a closing parenthesis:"
+            f"not a game id: {quoted(game_id)} (its options need a closing parenthesis:"
             " alexander-the-great-lucie(redeals=0))"
         )
     if match is None:
-        raise UnknownGameError(f"not a game id: {game_id!r} (known games: {', '.join(GAMES)})")
+        raise UnknownGameError(f"not a game id: {quoted(game_id)} (known games: {', '.join(GAMES)})")
     name, arguments = match.groups()
     base = GAMES.get(name)
     if base is None:
@@ -41,7 +41,7 @@ def load_game(game_id: str) -> GameSpec:
     for part in arguments.split(","):
         key, value = _parse_option(base, part)
         if key in changes:
-            raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {game_id!r}")
+            raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {quoted(game_id)}")
         changes[key] = value
     spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
     changed = ", ".join(f"{key}={new}" for key, new, _ in _changed_options(base, spec))
@@ -75,10 +75,10 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
     default = getattr(base, key)
     if isinstance(default, bool):
         if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise UnknownGameError(f"option {key!r} of {base.id} takes true or false, not {raw!r}")
+            raise UnknownGameError(f"option {key!r} of {base.id} takes true or false, not {quoted(raw)}")
         return key, raw.lower() in ("true", "1", "yes")
     if not (raw.isascii() and raw.isdigit()) or int(raw) > 100:
-        raise UnknownGameError(f"option {key!r} of {base.id} takes a whole number 0-100, not {raw!r}")
+        raise UnknownGameError(f"option {key!r} of {base.id} takes a whole number 0-100, not {quoted(raw)}")
     return key, int(raw)
 
 
