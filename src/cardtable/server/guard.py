@@ -51,19 +51,9 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope["headers"])
-        host = _host_name(headers.get(b"host", b"").decode("latin-1"))
-        if self.allowed_hosts is not None and host not in self.allowed_hosts:
-            await _refuse(
-                send, 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
-            )
-            return
-        if scope["method"] not in SAFE_METHODS and not _same_origin(headers, scope.get("scheme", "http")):
-            await _refuse(send, 403, "a request from another origin may not change anything here")
-            return
-        claimed = headers.get(b"content-length")
-        if claimed is not None and (not claimed.isdigit() or int(claimed) > self.max_body):
-            await _refuse(send, 413, f"the request body is over {self.max_body} bytes")
+        refusal = self._refusal(scope, dict(scope["headers"]))
+        if refusal is not None:
+            await _refuse(send, *refusal)
             return
         received = 0
 
@@ -73,7 +63,7 @@ class Guard:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body:
-                    raise HTTPException(413, f"the request body is over {self.max_body} bytes")
+                    raise HTTPException(413, self._too_large)
             return message
 
         api = scope["path"].startswith("/api")
@@ -95,6 +85,22 @@ class Guard:
             await send(message)
 
         await self.app(scope, bounded, with_headers)
+
+    def _refusal(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
+        """The status and the reason to refuse a request with before it reaches the app, or None to let it in."""
+        host = _host_name(headers.get(b"host", b"").decode("latin-1"))
+        if self.allowed_hosts is not None and host not in self.allowed_hosts:
+            return 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
+        if scope["method"] not in SAFE_METHODS and not _same_origin(headers, scope.get("scheme", "http")):
+            return 403, "a request from another origin may not change anything here"
+        claimed = headers.get(b"content-length")
+        if claimed is not None and (not claimed.isdigit() or int(claimed) > self.max_body):
+            return 413, self._too_large  # what a body is claimed to hold; bounded() counts what it does
+        return None
+
+    @property
+    def _too_large(self) -> str:
+        return f"the request body is over {self.max_body} bytes"
 
 
 def _same_origin(headers: dict[bytes, bytes], scheme: str) -> bool:
