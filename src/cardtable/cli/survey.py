@@ -265,42 +265,74 @@ def report(
         if held is not None and any(outputs.values()):  # leave the files as they are
             asked = f" in {deal_range.strip()}" if deal_range is not None else ""
             raise ExportError(f"no deal of {spec.id}{asked} to write: {held}; nothing was written")
-        if plot_path is not None:  # first: matplotlib refuses more than a file system does
-            from cardtable.survey.plot import draw, picture  # matplotlib only when a plot is asked for
-
-            staging.data(plot_path, picture(draw(outcomes, f"{spec.name}: {_span(outcomes)}"), plot_path))
-        written = (
-            None if solutions_path is None else write_solutions(store, spec, deals, solutions_path, staging)
-        )
-        in_csv = None
-        if csv_path is not None:
-            in_csv = write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path, staging)
+        exported = _export(store, spec, deals, outcomes, staging, plot_path, solutions_path, csv_path)
     summary = summarize(outcomes)
     exported_to_standard_output = any(
         path == STDOUT or goes_to_standard_output(path) for path in outputs.values() if path is not None
     )
-    if as_json:
-        out = report_json(spec, store.path, deals, summary, settings)
-        if written is not None:
-            out["solutions"] = dataclasses.asdict(written)
-        if in_csv is not None:
-            out["csv"] = {"file": csv_path, "deals": in_csv}
-        if plot_path is not None:
-            out["plot"] = plot_path
-        if held is not None:  # nothing found: what the database holds instead, as the text says
-            out["note"] = held
+    if as_json:  # nothing found: the note says what the database holds instead, as the text does
+        out = report_json(spec, store.path, deals, summary, settings) | exported.fields()
+        out |= {} if held is None else {"note": held}
         click.echo(json.dumps(out, indent=2), err=exported_to_standard_output)
     else:
-        lines = report_lines(spec, store.path, outcomes, summary, settings, deals)
-        if written is not None:
-            lines.append(f"solutions      {_written_text(written)}")
-        if in_csv is not None and csv_path is not None:
-            lines.append(f"csv            {plural(in_csv, 'deal')} written to {_shown(csv_path)}")
-        if plot_path is not None:
-            lines.append(f"plot           drawn in {plot_path}")
-        if held is not None:
-            lines.append(f"note           {held}")
+        lines = report_lines(spec, store.path, outcomes, summary, settings, deals) + exported.lines()
+        lines += [] if held is None else [f"note           {held}"]
         click.echo("\n".join(lines), err=exported_to_standard_output)  # the export has standard output
+
+
+def _export(
+    store: ResultStore,
+    spec: GameSpec,
+    deals: range | None,
+    outcomes: list[Outcome],
+    staging: Staging,
+    plot_path: str | None,
+    solutions_path: str | None,
+    csv_path: str | None,
+) -> Exported:
+    """Write what ``--plot``, ``--solutions`` and ``--csv`` ask for into ``staging``; what was written."""
+    if plot_path is not None:  # first: matplotlib refuses more than a file system does
+        from cardtable.survey.plot import draw, picture  # matplotlib only when a plot is asked for
+
+        staging.data(plot_path, picture(draw(outcomes, f"{spec.name}: {_span(outcomes)}"), plot_path))
+    written = None
+    if solutions_path is not None:
+        written = write_solutions(store, spec, deals, solutions_path, staging)
+    in_csv = None
+    if csv_path is not None:
+        in_csv = (csv_path, write_csv(store.rows(spec.id, spec.rules_version, deals), csv_path, staging))
+    return Exported(plot_path, written, in_csv)
+
+
+@dataclasses.dataclass(frozen=True)
+class Exported:
+    """What ``report`` wrote beside the report, for the report to say: the plot, the solutions, the CSV and its deals."""
+
+    plot: str | None
+    solutions: Written | None
+    csv: tuple[str, int] | None
+
+    def fields(self) -> dict[str, Any]:
+        """The report's JSON fields for them."""
+        out: dict[str, Any] = {}
+        if self.solutions is not None:
+            out["solutions"] = dataclasses.asdict(self.solutions)
+        if self.csv is not None:
+            out["csv"] = {"file": self.csv[0], "deals": self.csv[1]}
+        if self.plot is not None:
+            out["plot"] = self.plot
+        return out
+
+    def lines(self) -> list[str]:
+        """The report's lines for them."""
+        out = []
+        if self.solutions is not None:
+            out.append(f"solutions      {_written_text(self.solutions)}")
+        if self.csv is not None:
+            out.append(f"csv            {plural(self.csv[1], 'deal')} written to {_shown(self.csv[0])}")
+        if self.plot is not None:
+            out.append(f"plot           drawn in {self.plot}")
+        return out
 
 
 def _what_is_held(store: ResultStore, spec: GameSpec) -> str:
