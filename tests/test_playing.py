@@ -72,6 +72,18 @@ def test_a_restart_with_autoplay_makes_the_deals_autoplay_again_if_the_line_bega
     assert game.moves == 0 and [move for move, _ in game.redo] == line, "kept whole, not cleared"
 
 
+def test_autoplay_at_the_deal_of_a_game_played_by_hand_leaves_it_played() -> None:
+    """Restarted, a game played by hand has its moves on the redo line; autoplay clears the line, not the game."""
+    game = GameInPlay(deal(load_game("fan"), 2))
+    game.autoplay()
+    game.undo()  # the deal's autoplay taken back
+    game.play(sorted_moves(game.state)[0])
+    game.restart()
+    assert game.touched and not game.by_hand
+    game.autoplay()  # the A key, or the box ticked
+    assert game.redo == [] and game.touched and game.auto[0] is False
+
+
 def test_undo_counts_groups_and_refuses_more_than_there_are() -> None:
     game = fan_1()
     with pytest.raises(NothingToDoError, match="nothing to undo: this is the start of the deal"):

@@ -66,6 +66,14 @@ class GameInPlay:
         """Whether a move on the table was made by hand: before one, every move is the deal's autoplay."""
         return not all(self.auto)
 
+    @property
+    def touched(self) -> bool:
+        """Whether a move was made by hand, on the table or taken back onto the redo line: a game played, if only a little.
+
+        The store's :func:`cardtable.store.records.touched` reads the same from a stored play.
+        """
+        return self.by_hand or not all(entry.auto for entry in self.redo)
+
     @contextmanager
     def action(self) -> Iterator[None]:
         """New moves, :meth:`push`\\ ed within: they become :attr:`last`, and the redo line follows them.
@@ -108,9 +116,12 @@ class GameInPlay:
 
         Grouped and before any move by hand, it is the deal's autoplay: all its
         moves are automatic, so that a deal merely opened is not one played.
+        A game touched by hand stays touched: at its deal again (restarted, or
+        its moves taken back), the autoplay's first move is the player's, since
+        the redo line it clears may hold the only moves made by hand.
         """
         with self.action():
-            self._send_home(first=grouped and not self.by_hand, rest=grouped)
+            self._send_home(first=grouped and not self.touched, rest=grouped)
 
     def _send_home(self, *, first: bool, rest: bool) -> None:
         """Push the safe moves home: the first automatic if ``first``, the others if ``rest``."""
