@@ -28,7 +28,7 @@ from web.browsing import (
 )
 
 ALEXANDER: Final = "alexander-the-great"
-LEAVE: Final = "Leave this game for a new one? It will count as lost in the statistics."
+LEAVE: Final = "Leave this game for a new one? It will count as abandoned, a loss, in the statistics."
 DEAL_RULE: Final = "is not a deal number: a deal number is a whole number from 1 to 2147483647"
 
 

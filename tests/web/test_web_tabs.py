@@ -59,7 +59,7 @@ def test_new_in_a_tab_behind_asks_before_the_game_played_elsewhere_is_lost(page:
     other.on("dialog", answer)
     other.click("#new")
     table_at(other, moves=1, game=FAN, deal=3)  # caught up, and kept
-    assert asked == ["Leave this game for a new one? It will count as lost in the statistics."]
+    assert asked == ["Leave this game for a new one? It will count as abandoned, a loss, in the statistics."]
 
 
 def _left_behind(page: Page) -> Page:

@@ -8,7 +8,7 @@ import { Table } from "./table.js";
 const $ = (id) => document.getElementById(id);
 const IDLE_CAP = 300; // seconds: as the server counts play time
 const DEFAULT_GAME = "alexander-the-great";
-const LEAVE = "Leave this game for a new one? It will count as lost in the statistics.";
+const LEAVE = "Leave this game for a new one? It will count as abandoned, a loss, in the statistics.";
 const MAX_DEAL = 2147483647;
 const DEAL_RULE = `a deal number is a whole number from 1 to ${MAX_DEAL}`;
 const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
@@ -105,9 +105,14 @@ function moveWords(move, spoken = false) {
  *  second, so the status line is not a live region, and this quiet one speaks instead. */
 function say(view, motion, refill) {
   const moves = (view.last || []).map((move) => moveWords(move, true));
-  const done = moves.length ? `${motion === "back" ? "taken back" : "played"}: ${moves.join("; ")}` : "";
+  const done = moves.length ? `${doneWords(motion)}: ${moves.join("; ")}` : "";
   const end = view.status === "won" ? "You won!" : view.status === "lost" ? `${lostWords(view).title}.` : "";
   $("said").textContent = [done, refill, end].filter(Boolean).join(". ");
+}
+
+/** What the moves of an action were: played, taken back, or (no motion: a deal dealt or restarted) autoplay's. */
+function doneWords(motion) {
+  return motion === "back" ? "taken back" : motion === "forward" ? "played" : "autoplay sent home";
 }
 
 /** What a pick means, for a screen reader, which cannot see the rings: "picked 10 of diamonds from t1: it can go
@@ -152,7 +157,7 @@ function show(view, motion) {
   store("game", view.game);
   $("undo").disabled = view.moves === 0 || view.status === "won";
   $("redo").disabled = view.redo === 0 || view.status === "won";
-  $("restart").disabled = view.moves === 0 || view.status === "won";
+  $("restart").disabled = !restartable(view);
   $("undo").classList.remove("hint");
   const redeal = $("redeal");
   redeal.classList.remove("hint");
@@ -173,6 +178,7 @@ function show(view, motion) {
   say(view, motion, refill);
   if (view.message) toast(view.message, 6);
   else if (refill) toast(refill);
+  else if (!motion && view.last?.length) toast(dealtAutoplayWords(view.last.length));
   // the dialog greets a game that has just ended (or a deal lost before a move by hand),
   // not one that was already over when the page opened
   const same = previous && previous.id === view.id;
@@ -289,6 +295,17 @@ async function autoplayNow() {
   if (done && page.view && page.view.status === "playing" && !(page.view.last || []).length) {
     toast("autoplay: no card can go home now"); // a refusal was told already, and stays told
   }
+}
+
+/** Whether Restart changes anything: not at the deal, nor at its autoplay with the box ticked (which
+ *  would only make it again). */
+function restartable(view) {
+  return view.moves > 0 && view.status !== "won" && (view.touched || !$("autoplay").checked);
+}
+
+/** The news of autoplay as a deal is dealt or restarted, which the player did not ask for by a move. */
+function dealtAutoplayWords(sent) {
+  return `autoplay sent ${plural(sent, "card")} home as the deal began: undo takes ${sent === 1 ? "it" : "them"} back`;
 }
 
 /** Back to the deal: with autoplay ticked, its safe cards go home again, as when it was opened (if the
@@ -511,6 +528,7 @@ function wire() {
   $("autoplay").checked = stored("autoplay", "true") === "true";
   $("autoplay").onchange = (e) => {
     store("autoplay", e.target.checked);
+    if (page.view) $("restart").disabled = !restartable(page.view);
     if (e.target.checked) autoplayNow();
   };
   $("command-form").onsubmit = async (e) => {
