@@ -238,7 +238,7 @@ def test_keys_and_the_move_box(page: Page) -> None:
     page.once("dialog", decline)
     page.keyboard.press("n")
     until(page, lambda: bool(asked))
-    assert "count as lost" in asked[0]
+    assert "count as abandoned" in asked[0]
     assert page.request.get("/api/plays/current").json()["deal"] == 10
     table_at(page, moves=1, deal=10)
     page.once("dialog", lambda dialog: dialog.accept())

@@ -192,7 +192,7 @@ export class Table {
       out.push({
         key: `card|${pile.id}|${i}|${card}`,
         cls: i === pile.count - 1 ? "card top" : "card",
-        data: { pile: pile.id, i, card },
+        data: { pile: pile.id, i, card, splay: box.dy ? "down" : "side" },
         style: `left:${x}px;top:${y}px;${size};z-index:${i + 1}`,
         label: cardLabel(card),
         inner: faceSVG(card),
