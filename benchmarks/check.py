@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cardtable.cli.info import text_pieces
+from cardtable.cli.files import text_pieces
 
 RESULTS = Path(__file__).parent / "results"
 SOURCE = RESULTS / "acey-and-kingsley-survey-unknowns-60s-e0bbdf6-solutions.jsonl.gz"

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from cardtable import CardtableError
-from cardtable.cli.info import text_pieces
+from cardtable.cli.files import text_pieces
 from cardtable.core.errors import reason
 from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.stats import winnability

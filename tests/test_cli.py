@@ -24,7 +24,7 @@ from click.testing import CliRunner, Result
 
 import cardtable.__main__
 from cardtable import GAMES, Move, State, deal, load_game
-from cardtable.cli import info
+from cardtable.cli import files
 from cardtable.cli.main import COMMANDS, main
 from cardtable.core.cards import card_names, card_symbol
 from cardtable.formats import (
@@ -578,7 +578,7 @@ def test_a_file_that_starts_with_a_byte_order_mark_reads_as_without(tmp_path: Pa
 
 
 def test_a_deal_file_longer_than_any_deal_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(info, "MAX_VALUE", 100)
+    monkeypatch.setattr(files, "MAX_VALUE", 100)
     path = write(tmp_path, deal_to_json(deal(load_game("fan"), 1)))
     assert_fails(run("solve", path), 2, f"cannot read {path!r}: longer than")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.cli.info import read_text
+from cardtable.cli.files import read_text
 from cardtable.formats import read_solutions, replay
 
 RESULTS = Path(__file__).parent.parent / "benchmarks" / "results"

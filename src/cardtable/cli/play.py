@@ -26,7 +26,8 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.info import DealNumberCommand, numbered_deal, position_label, read_file, replaced
+from cardtable.cli.files import read_file, replaced
+from cardtable.cli.info import DealNumberCommand, numbered_deal, position_label
 from cardtable.cli.solve import (
     HINT_SECONDS,
     INTERRUPTED,

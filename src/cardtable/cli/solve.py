@@ -18,8 +18,8 @@ from typing import Final, TypeVar
 import click
 from rich.console import Console
 
+from cardtable.cli.files import STDIN, read_file
 from cardtable.cli.info import (
-    STDIN,
     DealNumberCommand,
     OptionConflictError,
     echo,
@@ -27,7 +27,6 @@ from cardtable.cli.info import (
     numbered_deal,
     position,
     position_label,
-    read_file,
     terminal_width,
 )
 from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, position_count

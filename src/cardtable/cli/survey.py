@@ -36,7 +36,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.info import STDOUT, OptionConflictError, Staging, goes_to_standard_output, is_stream
+from cardtable.cli.files import STDOUT, Staging, goes_to_standard_output, is_stream
+from cardtable.cli.info import OptionConflictError
 from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, position_count
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range

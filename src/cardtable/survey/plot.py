@@ -65,7 +65,7 @@ def picture(figure: Figure, path: str | Path) -> bytes:
     """``figure`` in the file type that ``path``'s suffix names, to be written there; PlotError if matplotlib has no such type.
 
     It is drawn in memory, so that a file is written only whole (see
-    :class:`cardtable.cli.info.Staging`) and a type refused leaves it untouched.
+    :class:`cardtable.cli.files.Staging`) and a type refused leaves it untouched.
     """
     kind = Path(path).suffix.lstrip(".").lower()
     drawn = io.BytesIO()
