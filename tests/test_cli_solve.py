@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Final
 
 from cardtable import card_symbol, deal, load_game
-from cardtable.cli.play import Session
+from cardtable.cli.session import Session
 from cardtable.formats import deal_to_json, read_solution, replay
 from test_cli import assert_fails, nearly_won, run, write
 from test_play_terminal import exit_code, on_a_terminal, read_until

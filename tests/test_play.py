@@ -21,9 +21,9 @@ from click.testing import CliRunner, Result
 from rich.console import Console
 
 from cardtable import State, deal, load_game
-from cardtable.cli import play as play_module
 from cardtable.cli.main import main
-from cardtable.cli.play import COMMANDS, Session, run_session
+from cardtable.cli.play import run_session
+from cardtable.cli.session import COMMANDS, Reply, Session
 from cardtable.cli.solve import unless_stopped, way_back_text
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.core.cards import card_name, card_symbol
@@ -112,7 +112,7 @@ def test_a_card_name_plays_that_card() -> None:
     assert card_symbol(ace) == "A♠"
     for text in ("as", "AS", "A♠"):
         game = session("fan", 1)
-        assert game.handle(text) == play_module.Reply("t10 f0: A♠", redraw=True)
+        assert game.handle(text) == Reply("t10 f0: A♠", redraw=True)
 
 
 def test_an_illegal_move_is_one_line_and_changes_nothing() -> None:
@@ -207,7 +207,7 @@ def test_acey_deals_with_d_or_enter_and_reports_the_refill() -> None:
 
 def test_enter_does_nothing_without_a_stock_to_deal() -> None:
     game = session("fan", 1)
-    assert game.handle("   ") == play_module.Reply()
+    assert game.handle("   ") == Reply()
     assert game.moves == 0
 
 

@@ -27,7 +27,8 @@ from click.testing import CliRunner, Result
 import cardtable.cli.play as play_module
 from cardtable import deal, load_game
 from cardtable.cli.main import main
-from cardtable.cli.play import PROMPT, Session
+from cardtable.cli.play import PROMPT
+from cardtable.cli.session import Session
 from cardtable.cli.stats import TERMINAL_PLAYER, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.formats import deal_to_dict

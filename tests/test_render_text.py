@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 from cardtable import deal, load_game
-from cardtable.cli.play import Session
+from cardtable.cli.session import Session
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.render.text import CODE, fitting_width, layout, wrap

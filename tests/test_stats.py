@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.cli.play import Session
+from cardtable.cli.session import Session
 from cardtable.cli.stats import TERMINAL_PLAYER, Scorebook
 from cardtable.formats import deal_to_dict
 from cardtable.store import Store

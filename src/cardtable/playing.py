@@ -1,6 +1,6 @@
 """A game in play: the moves made, which of them autoplay made, and the moves taken back to redo.
 
-The terminal (:class:`cardtable.cli.play.Session`) and the browser
+The terminal (:class:`cardtable.cli.session.Session`) and the browser
 (:class:`cardtable.server.play.Play`) both play on one, so that undo, redo and
 a move made after an undo behave alike in both:
 
