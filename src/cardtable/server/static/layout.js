@@ -34,16 +34,36 @@ export function capacities(piles) {
 export function grown(capacity, piles) {
   const out = { ...capacity };
   for (const pile of piles) {
-    const spread = SPREAD[pile.group];
-    if (!spread || pile.group === "waste" || pile.count <= squeezed(out[pile.id] || 1, spread)) continue;
-    out[pile.id] = Math.ceil(1 + (2 * pile.count - 1) * (MIN_SPREAD / spread));
+    if (splayed(pile) && pile.count > squeezed(out[pile.id] || 1, SPREAD[pile.group])) {
+      out[pile.id] = needed(2 * pile.count, SPREAD[pile.group]);
+    }
   }
   return out;
+}
+
+/** The capacities cut to at most ``most`` cards, but never below the room a pile needs for the cards
+ *  it holds with the spread squeezed: less headroom, for a table that does not fit otherwise. */
+function trimmed(capacity, piles, most) {
+  const out = { ...capacity };
+  for (const pile of piles) {
+    if (splayed(pile)) out[pile.id] = Math.min(out[pile.id] || 1, Math.max(most, needed(pile.count, SPREAD[pile.group])));
+  }
+  return out;
+}
+
+/** Whether a pile's place grows with its cards (the waste shows its top few at most). */
+function splayed(pile) {
+  return Boolean(SPREAD[pile.group]) && pile.group !== "waste";
 }
 
 /** How many cards a place ``base`` cards long shows with the spread squeezed to the least. */
 function squeezed(base, spread) {
   return 1 + ((base - 1) * spread) / MIN_SPREAD;
+}
+
+/** The shortest place, in cards, that shows ``count`` cards with the spread squeezed to the least. */
+function needed(count, spread) {
+  return Math.ceil(1 + ((count - 1) * MIN_SPREAD) / spread - 1e-9); // 1e-9: 0.25 / 0.3 is not exact
 }
 
 function metrics(cw) {
@@ -100,19 +120,21 @@ function pack(piles, capacity, cw, width, down) {
 /** The largest card width, to the pixel, at which the table fits ``width`` × ``height`` with the
  *  groups in ``down`` splayed down; 0 if it does not fit even with the smallest cards. */
 function largest(piles, capacity, width, height, down) {
-  const fits = (cw) => {
-    const trial = pack(piles, capacity, cw, width, down);
-    return trial.height <= height && !trial.tooWide;
-  };
   let lo = smallest(width);
   let hi = Math.min(width < 600 ? 110 : 130, width / 2.2);
-  if (!fits(lo)) return 0;
+  if (!fits(piles, capacity, lo, width, height, down)) return 0;
   for (let i = 0; i < 18 && hi - lo > 0.5; i++) {
     const mid = (lo + hi) / 2;
-    if (fits(mid)) lo = mid;
+    if (fits(piles, capacity, mid, width, height, down)) lo = mid;
     else hi = mid;
   }
   return Math.floor(lo);
+}
+
+/** Whether the table fits ``width`` × ``height`` with cards ``cw`` wide. */
+function fits(piles, capacity, cw, width, height, down) {
+  const trial = pack(piles, capacity, cw, width, down);
+  return trial.height <= height && !trial.tooWide;
 }
 
 function smallest(width) {
@@ -130,16 +152,32 @@ function splay(pile, w, h, m, down) {
   return downwards ? { dx: 0, dy: step } : { dx: step, dy: 0 };
 }
 
+/** The largest card width at which the table fits with the groups in ``down`` splayed down, and the
+ *  capacities it is laid out with: those given, or if they do not fit even the smallest cards, cut
+ *  back to the longest places that do, with the smallest cards (the same as a fan grows until it
+ *  outgrows them, so the table still does not reflow at every card). A width of 0 and the
+ *  capacities given if nothing fits: a table that scrolls anyway keeps still as fans grow. */
+function fitted(piles, capacity, width, height, down) {
+  const cw = largest(piles, capacity, width, height, down);
+  if (cw) return { cw, capacity };
+  const longest = Math.max(...piles.map((p) => capacity[p.id] || 1));
+  for (let most = longest - 1; most >= 1; most--) {
+    const cut = trimmed(capacity, piles, most);
+    if (fits(piles, cut, smallest(width), width, height, down)) return { cw: smallest(width), capacity: cut };
+  }
+  return { cw: 0, capacity };
+}
+
 /** The geometry of the whole table in a box of ``width`` × ``height`` pixels: piles splayed sideways,
  *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
  *  down, if neither fits. */
 export function layout(piles, capacity, width, height) {
-  const sideways = largest(piles, capacity, width, height, []);
-  const downwards = largest(piles, capacity, width, height, DOWNWARD);
-  const down = downwards > sideways ? DOWNWARD : [];
-  const cw = Math.max(sideways, downwards) || smallest(width);
-  const m = metrics(cw);
-  const { lines, height: used } = pack(piles, capacity, cw, width, down);
+  const sideways = fitted(piles, capacity, width, height, []);
+  const downwards = fitted(piles, capacity, width, height, DOWNWARD);
+  const down = downwards.cw > sideways.cw ? DOWNWARD : [];
+  const best = down.length ? downwards : sideways;
+  const m = metrics(best.cw || smallest(width));
+  const { lines, height: used } = pack(piles, best.capacity, m.cw, width, down);
   const boxes = new Map();
   for (const line of lines) {
     let x = Math.max(0, (width - line.used) / 2);
