@@ -1,8 +1,10 @@
-"""A phone held upright, in Chromium: fans splayed down keep the cards large, and play by taps and keys.
+"""Small screens, in Chromium: a phone held upright, where fans splayed down keep the cards large and are
+played by taps and keys, and a small laptop, where a long fan still fits.
 
 On a tall narrow screen the table splays fans down rather than sideways when that
 gives larger cards; these tests hold it to a card width as fans grow long, to a
-table that fits the window with no pile over another, and to play there.
+table that fits the window with no pile over another, and to play there. Where the
+room a long fan reserves does not fit, the table reserves less rather than scroll.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_dict, move_to_dict
 from helpers import fan_position
-from web.browsing import autoplay_off, centre, on_a_screen, slot, table_at, top_card
+from web.browsing import autoplay_off, centre, on_a_screen, play, slot, table_at, top_card
 from web.conftest import LiveServer
 from web.positions import RANKS
 
 PHONE: Final = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
+LAPTOP: Final = {"width": 1024, "height": 600}
 FAN: Final = "fan"
 ALEXANDER: Final = "alexander-the-great"
 LEAST_WIDTH: Final = 48
 """The narrowest card, in pixels, that Fan's table may come to as a fan grows to 14 cards on the phone
 (sideways alone, it came to 34 and scrolled)."""
+SMALLEST_WIDTH: Final = 44
+"""The smallest card the page draws on a screen 600 pixels wide or more."""
 
 PLACES: Final = """() => {
     const piles = {};
@@ -40,11 +45,14 @@ PLACES: Final = """() => {
 """Each pile's place as drawn (its slot and cards together) and the captions' boxes, in the window."""
 
 
-def spades_to_build() -> dict[str, Any]:
-    """Fan with K♠ to 2♠ on top of fans 0 to 11, two cards under each, the rest in fans 12 to 16 and A♠ home:
-    moves t1 t0 to t11 t0 build a fan of 14."""
+def spades_to_build(under: int = 2) -> dict[str, Any]:
+    """Fan with K♠ to 2♠ on top of fans 0 to 11, two cards under each (``under`` under K♠), the rest in fans
+    12 to 16 and A♠ home: moves t1 t0 to t11 t0 build a fan of 12 + ``under`` (15, the longest a fan gets)."""
     others = [rank + suit for suit in "HDC" for rank in RANKS]
-    fans = [[others.pop(), others.pop(), rank + "S"] for rank in reversed(RANKS[1:])]
+    fans = [
+        [others.pop() for _ in range(under if rank == "K" else 2)] + [rank + "S"]
+        for rank in reversed(RANKS[1:])
+    ]
     fans += [[others.pop(), others.pop(), others.pop()] for _ in range(len(others) // 3)]
     return deal_to_dict(fan_position(FAN, [" ".join(fan) for fan in fans]))
 
@@ -72,12 +80,14 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def assert_tidy(page: Page) -> None:
     """The table fits the window, no pile's place lies over another's, no caption over a pile."""
     expect(page.locator("#table .moving, #table .selected")).to_have_count(0)
-    assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"], "it scrolls"
+    window = page.viewport_size
+    assert window is not None
+    assert page.evaluate("document.documentElement.scrollHeight") <= window["height"], "it scrolls"
     drawn = page.evaluate(PLACES)
     piles, captions = drawn["piles"], drawn["captions"]
     for name, place in piles.items():
-        assert place["left"] >= 0 and place["right"] <= PHONE["width"], f"{name} leaves the window"
-        assert place["bottom"] <= PHONE["height"], f"{name} leaves the window"
+        assert place["left"] >= 0 and place["right"] <= window["width"], f"{name} leaves the window"
+        assert place["bottom"] <= window["height"], f"{name} leaves the window"
     names = sorted(piles)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
@@ -165,3 +175,21 @@ def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
         table_at(page, moves=1)
         expect(top_card(page, step["to"])).to_have_attribute("data-card", step["card"])
         assert_tidy(page)
+
+
+def test_a_fan_built_to_15_cards_fits_a_small_laptop_without_scrolling(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    with on_a_screen(browser, live_server, **LAPTOP) as page:
+        autoplay_off(page)
+        page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build(under=3)})
+        page.goto("/")
+        table_at(page, moves=0, game=FAN)
+        widths = [card_width(page)]
+        for moves in range(1, 12):  # t0 grows from 4 cards to 15: the room it doubles to no longer fits
+            play(page, {"from": f"fan/{moves}", "to": "fan/0"})
+            widths.append(card_width(page))
+            assert_tidy(page)
+        expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(15)
+        assert min(widths) >= SMALLEST_WIDTH, widths
+        assert len(set(widths)) <= 3, widths  # the table reflowed at most twice, not at every card
