@@ -12,19 +12,24 @@ const WASTE_SHOWN = 3;
 const DOWNWARD = ["reserve", "tableau", "fan"];
 
 /** How many cards long each pile's place is, set when a play is first drawn so the table does not
- *  jump about as fans grow and shrink: alike for the piles of a group, room for its longest (a fan,
- *  one card more). */
+ *  jump about as fans grow and shrink: room for a pile's cards or for as many as its group's middle
+ *  pile holds, whichever is more (a fan, one card more). Not for as many as the group's longest:
+ *  splayed down, one long fan would make every line tall (a page reloaded in the middle of a game). */
 export function capacities(piles) {
-  const most = {};
-  for (const pile of piles) most[pile.group] = Math.max(most[pile.group] || 1, pile.count);
   const out = {};
   for (const pile of piles) {
     const group = pile.group;
     if (group === "foundation" || group === "stock") out[pile.id] = 1;
     else if (group === "waste") out[pile.id] = WASTE_SHOWN;
-    else out[pile.id] = most[group] + (group === "fan" ? 1 : 0);
+    else out[pile.id] = Math.max(1, middle(piles, group), pile.count) + (group === "fan" ? 1 : 0);
   }
   return grown(out, piles);
+}
+
+/** How many cards the middle pile of a group holds, in order of length (its median). */
+function middle(piles, group) {
+  const counts = piles.filter((p) => p.group === group).map((p) => p.count);
+  return counts.sort((a, b) => a - b)[Math.floor(counts.length / 2)];
 }
 
 /** The capacities, never smaller, with room for every pile: a pile that outgrows its place even with
