@@ -18,7 +18,7 @@ from cardtable.formats import deal_to_dict, move_to_dict
 from helpers import fan_position
 from web.browsing import autoplay_off, centre, on_a_screen, play, slot, table_at, top_card
 from web.conftest import LiveServer
-from web.positions import RANKS
+from web.positions import RANKS, run
 
 PHONE: Final = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 LAPTOP: Final = {"width": 1024, "height": 600}
@@ -53,6 +53,15 @@ def spades_to_build(under: int = 2) -> dict[str, Any]:
         [others.pop() for _ in range(under if rank == "K" else 2)] + [rank + "S"]
         for rank in reversed(RANKS[1:])
     ]
+    fans += [[others.pop(), others.pop(), others.pop()] for _ in range(len(others) // 3)]
+    return deal_to_dict(fan_position(FAN, [" ".join(fan) for fan in fans]))
+
+
+def a_long_fan() -> dict[str, Any]:
+    """Fan with K♠ down to 2♠ on three cards in fan 0 (15 cards, the longest a fan gets), the rest in fans
+    of 3 and A♠ home."""
+    others = [rank + suit for suit in "HDC" for rank in RANKS]
+    fans = [[others.pop(), others.pop(), others.pop(), *run("S", "K", "2")]]
     fans += [[others.pop(), others.pop(), others.pop()] for _ in range(len(others) // 3)]
     return deal_to_dict(fan_position(FAN, [" ".join(fan) for fan in fans]))
 
@@ -148,6 +157,22 @@ def test_fans_built_long_on_an_upright_phone_keep_their_cards_large(
         tap_move(page, "fan/0", "foundation/3")  # 2♠, at the foot of the long fan, goes home by taps
         table_at(page, moves=12)
         expect(top_card(page, "foundation/3")).to_have_attribute("data-card", "2S")
+
+
+def test_a_long_fan_drawn_afresh_on_an_upright_phone_keeps_the_cards_large(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """A page opened (or reloaded) in the middle of a game makes room for its long fan, not for every fan."""
+    with on_a_screen(browser, live_server, **PHONE) as page:
+        page.goto("/")
+        page.wait_for_selector("#table .slot")
+        page.request.post("/api/plays", data={"game": FAN, "position": a_long_fan()})
+        page.reload()
+        table_at(page, moves=0, game=FAN)
+        expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(15)
+        assert card_width(page) >= LEAST_WIDTH  # with room for 16 cards in every fan, 36
+        assert splayed_down(page, "fan/0")
+        assert_tidy(page)
 
 
 def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
