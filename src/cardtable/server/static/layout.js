@@ -125,7 +125,7 @@ function pack(piles, capacity, cw, width, down) {
 /** The largest card width, to the pixel, at which the table fits ``width`` × ``height`` with the
  *  groups in ``down`` splayed down; 0 if it does not fit even with the smallest cards. */
 function largest(piles, capacity, width, height, down) {
-  let lo = smallest(width);
+  let lo = smallest(width, height);
   let hi = Math.min(width < 600 ? 110 : 130, width / 2.2);
   if (!fits(piles, capacity, lo, width, height, down)) return 0;
   for (let i = 0; i < 18 && hi - lo > 0.5; i++) {
@@ -142,8 +142,10 @@ function fits(piles, capacity, cw, width, height, down) {
   return trial.height <= height && !trial.tooWide;
 }
 
-function smallest(width) {
-  return width < 600 ? 34 : 44;
+/** The smallest card width for a table of ``width`` × ``height``: on a phone, held upright or on its
+ *  side (a table under 400 pixels tall), the same small cards either way; elsewhere larger ones. */
+function smallest(width, height) {
+  return width < 600 || height < 400 ? 34 : 44;
 }
 
 /** The offset from one card of a pile to the next: the group's spread, squeezed to fit the place. */
@@ -165,10 +167,11 @@ function splay(pile, w, h, m, down) {
 function fitted(piles, capacity, width, height, down) {
   const cw = largest(piles, capacity, width, height, down);
   if (cw) return { cw, capacity };
+  const least = smallest(width, height);
   const longest = Math.max(...piles.map((p) => capacity[p.id] || 1));
   for (let most = longest - 1; most >= 1; most--) {
     const cut = trimmed(capacity, piles, most);
-    if (fits(piles, cut, smallest(width), width, height, down)) return { cw: smallest(width), capacity: cut };
+    if (fits(piles, cut, least, width, height, down)) return { cw: least, capacity: cut };
   }
   return { cw: 0, capacity };
 }
@@ -181,7 +184,7 @@ export function layout(piles, capacity, width, height) {
   const downwards = fitted(piles, capacity, width, height, DOWNWARD);
   const down = downwards.cw > sideways.cw ? DOWNWARD : [];
   const best = down.length ? downwards : sideways;
-  const m = metrics(best.cw || smallest(width));
+  const m = metrics(best.cw || smallest(width, height));
   const { lines, height: used } = pack(piles, best.capacity, m.cw, width, down);
   const boxes = new Map();
   for (const line of lines) {
