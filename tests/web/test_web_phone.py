@@ -1,5 +1,5 @@
 """Small screens, in Chromium: a phone held upright, where fans splayed down keep the cards large and are
-played by taps and keys, and a small laptop, where a long fan still fits.
+played by taps and keys, and a small laptop or a phone on its side, where a long fan still fits.
 
 On a tall narrow screen the table splays fans down rather than sideways when that
 gives larger cards; these tests hold it to a card width as fans grow long, to a
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from cardtable import deal, load_game
@@ -22,13 +23,13 @@ from web.positions import RANKS, run
 
 PHONE: Final = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 LAPTOP: Final = {"width": 1024, "height": 600}
+ON_ITS_SIDE: Final = {"width": 844, "height": 390}
+"""The phone turned on its side: as small cards as upright (34 px), less room still."""
 FAN: Final = "fan"
 ALEXANDER: Final = "alexander-the-great"
 LEAST_WIDTH: Final = 48
 """The narrowest card, in pixels, that Fan's table may come to as a fan grows to 14 cards on the phone
 (sideways alone, it came to 34 and scrolled)."""
-SMALLEST_WIDTH: Final = 44
-"""The smallest card the page draws on a screen 600 pixels wide or more."""
 
 PLACES: Final = """() => {
     const piles = {};
@@ -202,10 +203,14 @@ def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
         assert_tidy(page)
 
 
-def test_a_fan_built_to_15_cards_fits_a_small_laptop_without_scrolling(
-    browser: Browser, live_server: LiveServer
+@pytest.mark.parametrize(
+    ("screen", "smallest"), [(LAPTOP, 44), (ON_ITS_SIDE, 34)], ids=["laptop", "phone-on-its-side"]
+)
+def test_a_fan_built_to_15_cards_fits_a_short_screen_without_scrolling(
+    browser: Browser, live_server: LiveServer, screen: dict[str, int], smallest: int
 ) -> None:
-    with on_a_screen(browser, live_server, **LAPTOP) as page:
+    """``smallest``: the smallest card the page draws there; a table that does not fit even so scrolls."""
+    with on_a_screen(browser, live_server, **screen) as page:
         autoplay_off(page)
         page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build(under=3)})
         page.goto("/")
@@ -216,5 +221,5 @@ def test_a_fan_built_to_15_cards_fits_a_small_laptop_without_scrolling(
             widths.append(card_width(page))
             assert_tidy(page)
         expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(15)
-        assert min(widths) >= SMALLEST_WIDTH, widths
+        assert min(widths) >= smallest, widths
         assert len(set(widths)) <= 3, widths  # the table reflowed at most twice, not at every card
