@@ -126,14 +126,15 @@ function pack(piles, capacity, cw, width, down) {
  *  groups in ``down`` splayed down; 0 if it does not fit even with the smallest cards. */
 function largest(piles, capacity, width, height, down) {
   let lo = smallest(width, height);
-  let hi = Math.min(width < 600 ? 110 : 130, width / 2.2);
   if (!fits(piles, capacity, lo, width, height, down)) return 0;
-  for (let i = 0; i < 18 && hi - lo > 0.5; i++) {
-    const mid = (lo + hi) / 2;
+  let hi = Math.floor(Math.min(width < 600 ? 110 : 130, width / 2.2)) + 1; // past the largest card
+  while (hi - lo > 1) {
+    // lo fits, hi does not: whole pixels, so that 0.5 px short of a pixel is not a pixel lost
+    const mid = Math.floor((lo + hi) / 2);
     if (fits(piles, capacity, mid, width, height, down)) lo = mid;
     else hi = mid;
   }
-  return Math.floor(lo);
+  return lo;
 }
 
 /** Whether the table fits ``width`` × ``height`` with cards ``cw`` wide. */
