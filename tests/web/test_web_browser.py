@@ -527,7 +527,7 @@ def test_the_page_is_light(page: Page) -> None:
     assert {"/", "/static/app.js", "/static/table.js", "/static/cards.js", "/static/style.css"} <= set(sizes)
     total = sum(sizes.values())
     print(f"\npage weight: {total} bytes of HTML+JS+CSS in {len(sizes)} files")
-    assert total < 80_000
+    assert total < 85_000  # no framework, no build step: about 80 kB with the layout that splays piles down
 
 
 def test_a_message_over_the_table_lets_clicks_through_to_the_cards(page: Page) -> None:

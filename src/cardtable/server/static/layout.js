@@ -177,6 +177,15 @@ function fitted(piles, capacity, width, height, down) {
   return { cw: 0, capacity };
 }
 
+/** Where a pile's cards start and its caption goes, in its line: in a line of piles splayed down,
+ *  captions go above the piles, where they stay as the piles grow and shrink (below, one would drift
+ *  down the line's room, as far as the pile of the next line), and the line's cards start level; in
+ *  the others, below their one card's height. */
+function placed(line, h, m, down) {
+  if (line.items.some((item) => down.includes(item.pile.group))) return { y: line.y + m.caption, captionY: line.y };
+  return { y: line.y, captionY: line.y + h + 2 };
+}
+
 /** The geometry of the whole table in a box of ``width`` × ``height`` pixels: piles splayed sideways,
  *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
  *  down, if neither fits. */
@@ -191,7 +200,7 @@ export function layout(piles, capacity, width, height) {
   for (const line of lines) {
     let x = Math.max(0, (width - line.used) / 2);
     for (const { pile, w, h } of line.items) {
-      boxes.set(pile.id, { x, y: line.y, w, h, ...splay(pile, w, h, m, down) });
+      boxes.set(pile.id, { x, w, h, ...placed(line, h, m, down), ...splay(pile, w, h, m, down) });
       x += w + m.gap;
     }
   }

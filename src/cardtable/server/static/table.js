@@ -112,7 +112,7 @@ export class Table {
           key: `caption|${pile.id}|${caption(pile, g.cw < 80)}`,
           cls: "caption",
           hidden: true, // the pile's own label says it
-          style: `left:${box.x}px;top:${box.y + box.h + 2}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
+          style: `left:${box.x}px;top:${box.captionY}px;width:${Math.max(box.w, g.cw)}px;font-size:${Math.round(g.caption * 0.78)}px`,
           text: caption(pile, g.cw < 80),
         },
         ...this.cards(pile, box, g),
