@@ -84,6 +84,23 @@ def test_autoplay_at_the_deal_of_a_game_played_by_hand_leaves_it_played() -> Non
     assert game.redo == [] and game.touched and game.auto[0] is False
 
 
+def test_autoplay_at_the_deal_that_keeps_the_moves_by_hand_to_redo_is_the_deals_and_a_restart_makes_it() -> (
+    None
+):
+    game = GameInPlay(deal(load_game("fan"), 2))
+    game.autoplay()
+    sent = game.last
+    game.play(sorted_moves(game.state)[0])
+    game.restart()  # the box unticked: everything to redo, the move by hand last
+    game.autoplay()  # ticked again: the deal's autoplay, redone from the line, which keeps the move by hand
+    assert game.auto == [True] * len(sent) and [auto for _, auto in game.redo] == [False]
+    with pytest.raises(NothingToDoError, match="already at the start"):  # the table is at the deal's autoplay
+        game.restart(autoplay=True)
+    game.play(game.redo[0].move)  # the move by hand made again: restarted, the deal's autoplay is made again
+    game.restart(autoplay=True)
+    assert game.state.move_stack == sent and [auto for _, auto in game.redo] == [False]
+
+
 def test_undo_counts_groups_and_refuses_more_than_there_are() -> None:
     game = fan_1()
     with pytest.raises(NothingToDoError, match="nothing to undo: this is the start of the deal"):

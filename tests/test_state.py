@@ -96,6 +96,8 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
             Move(CARD, PileId("fan", 0)),
             "a card move names the pile it leaves, the pile it goes to and its card",
         ),
+        (Move(CARD, PileId("fan", 0), PileId("fan", 1), 99), "not a card: 99"),  # built without card_move
+        (Move(CARD, PileId("fan", 0), PileId("fan", 1), -1), "not a card: -1"),
     ],
 )
 def test_why_illegal(move: Move, reason: str) -> None:

@@ -47,12 +47,15 @@ def ctrl_c_ignored(*also: int) -> Iterator[None]:
 @contextmanager
 def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
     """Handle the signals of ``handlers`` as it says for the duration, then as they were handled before."""
-    previous = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+    previous: dict[int, Handler] = {}
     try:
+        for signum, handler in handlers.items():
+            previous[signum] = signal.signal(signum, handler)
         yield
-    finally:
+    finally:  # those set before a refusal are put back too; None, one not set from Python, cannot be
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            if handler is not None:
+                signal.signal(signum, handler)
 
 
 def exit_with_parent() -> None:

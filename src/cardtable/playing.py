@@ -90,8 +90,8 @@ class GameInPlay:
     def _follow_redo_line(self, made: list[Move]) -> None:
         if not made:
             return
-        # the same plays: a redeal's text leaves out the fans it carries, which its position fixes
-        if len(made) <= len(self.redo) and all(a.text() == b.text() for a, (b, _) in zip(made, self.redo)):
+        # the same plays: a redeal is the same move with the fans it carries or without
+        if len(made) <= len(self.redo) and all(a == b for a, (b, _) in zip(made, self.redo)):
             del self.redo[: len(made)]
         else:
             self.redo.clear()
@@ -115,13 +115,16 @@ class GameInPlay:
         """Send home every card that can safely go (see :func:`safe_home_move`): one undo group, or each its own.
 
         Grouped and before any move by hand, it is the deal's autoplay: all its
-        moves are automatic, so that a deal merely opened is not one played.
-        A game touched by hand stays touched: at its deal again (restarted, or
-        its moves taken back), the autoplay's first move is the player's, since
-        the redo line it clears may hold the only moves made by hand.
+        moves are automatic, so that a deal merely opened is not one played,
+        and a restart makes it again. A game touched by hand stays touched:
+        should the autoplay clear a redo line that held the only moves made by
+        hand, its first move is the player's.
         """
+        at_deal, touched, start = not self.by_hand, self.touched, len(self.auto)
         with self.action():
-            self._send_home(first=grouped and not self.touched, rest=grouped)
+            self._send_home(first=True, rest=grouped)
+        if len(self.auto) > start:
+            self.auto[start] = grouped and at_deal and (self.touched or not touched)
 
     def _send_home(self, *, first: bool, rest: bool) -> None:
         """Push the safe moves home: the first automatic if ``first``, the others if ``rest``."""

@@ -117,8 +117,13 @@ def click_pile(page: Page, pile: str) -> None:
 
 def drag(page: Page, source: str, target: str) -> None:
     """Press on the top card of ``source``, drag it over ``target``, let go."""
+    drag_onto(page, source, slot(page, target))
+
+
+def drag_onto(page: Page, source: str, place: Locator) -> None:
+    """Press on the top card of ``source``, drag it over the middle of ``place``, let go."""
     x, y = centre(top_card(page, source))
-    to_x, to_y = centre(slot(page, target))
+    to_x, to_y = centre(place)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 8, y + 8, steps=2)

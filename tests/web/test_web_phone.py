@@ -9,6 +9,7 @@ room a long fan reserves does not fit, the table reserves less rather than scrol
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Final
 
 import pytest
@@ -17,13 +18,15 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable import deal, load_game
 from cardtable.formats import deal_to_dict, move_to_dict
 from helpers import fan_position
-from web.browsing import autoplay_off, centre, on_a_screen, play, slot, table_at, top_card
+from web.browsing import autoplay_off, drag_onto, on_a_screen, play, slot, table_at, top_card
 from web.conftest import LiveServer
 from web.positions import RANKS, run
 
 PHONE: Final = {"width": 390, "height": 844, "has_touch": True, "is_mobile": True}
 LAPTOP: Final = {"width": 1024, "height": 600}
 ON_ITS_SIDE: Final = {"width": 844, "height": 390}
+SHORT_WINDOW: Final = {"width": 844, "height": 460}
+"""A window where piles sideways and piles down give the smallest cards alike, card after card."""
 """The phone turned on its side: as small cards as upright (34 px), less room still."""
 FAN: Final = "fan"
 ALEXANDER: Final = "alexander-the-great"
@@ -80,6 +83,11 @@ def splayed_down(page: Page, pile: str) -> bool:
     return abs(top["x"] - base["x"]) < 1 and top["y"] > base["y"] + 1
 
 
+def splay_of(page: Page) -> str | None:
+    """Which way the table splays its fans: "down" or "side", as t0's top card says."""
+    return top_card(page, "fan/0").get_attribute("data-splay")
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return (
         min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5
@@ -123,26 +131,20 @@ def tap_move(page: Page, source: str, target: str) -> None:
     top_card(page, target).tap()
 
 
-def drag_onto_top(page: Page, source: str, target: str) -> None:
-    """Drag the top card of ``source`` onto the top card of ``target``: low in its place, splayed down."""
-    x, y = centre(top_card(page, source))
-    to_x, to_y = centre(top_card(page, target))
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + 8, y + 8, steps=2)
-    page.mouse.move(to_x, to_y, steps=6)
-    page.mouse.up()
+def open_position(page: Page, position: dict[str, Any]) -> None:
+    """Open the page on a game of Fan from ``position``."""
+    page.goto("/")
+    page.wait_for_selector("#table .slot")
+    page.request.post("/api/plays", data={"game": FAN, "position": position})
+    page.reload()
+    table_at(page, moves=0, game=FAN)
 
 
 def test_fans_built_long_on_an_upright_phone_keep_their_cards_large(
     browser: Browser, live_server: LiveServer
 ) -> None:
     with on_a_screen(browser, live_server, **PHONE) as page:
-        page.goto("/")
-        page.wait_for_selector("#table .slot")
-        page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build()})
-        page.reload()
-        table_at(page, moves=0, game=FAN)
+        open_position(page, spades_to_build())
         without_autoplay(page)
         widths = [card_width(page)]
         assert_tidy(page)
@@ -165,11 +167,7 @@ def test_a_long_fan_drawn_afresh_on_an_upright_phone_keeps_the_cards_large(
 ) -> None:
     """A page opened (or reloaded) in the middle of a game makes room for its long fan, not for every fan."""
     with on_a_screen(browser, live_server, **PHONE) as page:
-        page.goto("/")
-        page.wait_for_selector("#table .slot")
-        page.request.post("/api/plays", data={"game": FAN, "position": a_long_fan()})
-        page.reload()
-        table_at(page, moves=0, game=FAN)
+        open_position(page, a_long_fan())
         expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(15)
         assert card_width(page) >= LEAST_WIDTH  # with room for 16 cards in every fan, 36
         assert splayed_down(page, "fan/0")
@@ -197,14 +195,16 @@ def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
             m for m in deal(load_game(ALEXANDER), 5).legal_moves if m.target and m.target.group == "fan"
         )
         step = move_to_dict(move)
-        drag_onto_top(page, step["from"], step["to"])
+        drag_onto(page, step["from"], top_card(page, step["to"]))  # low in its place, splayed down
         table_at(page, moves=1)
         expect(top_card(page, step["to"])).to_have_attribute("data-card", step["card"])
         assert_tidy(page)
 
 
 @pytest.mark.parametrize(
-    ("screen", "smallest"), [(LAPTOP, 44), (ON_ITS_SIDE, 34)], ids=["laptop", "phone-on-its-side"]
+    ("screen", "smallest"),
+    [(LAPTOP, 44), (ON_ITS_SIDE, 34), (SHORT_WINDOW, 34)],
+    ids=["laptop", "phone-on-its-side", "short-window"],
 )
 def test_a_fan_built_to_15_cards_fits_a_short_screen_without_scrolling(
     browser: Browser, live_server: LiveServer, screen: dict[str, int], smallest: int
@@ -215,11 +215,13 @@ def test_a_fan_built_to_15_cards_fits_a_short_screen_without_scrolling(
         page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build(under=3)})
         page.goto("/")
         table_at(page, moves=0, game=FAN)
-        widths = [card_width(page)]
+        widths, ways = [card_width(page)], [splay_of(page)]
         for moves in range(1, 12):  # t0 grows from 4 cards to 15: the room it doubles to no longer fits
             play(page, {"from": f"fan/{moves}", "to": "fan/0"})
             widths.append(card_width(page))
+            ways.append(splay_of(page))
             assert_tidy(page)
         expect(page.locator('#table .card[data-pile="fan/0"]')).to_have_count(15)
         assert min(widths) >= smallest, widths
         assert len(set(widths)) <= 3, widths  # the table reflowed at most twice, not at every card
+        assert sum(a != b for a, b in itertools.pairwise(ways)) <= 1, ways  # and turned at most once

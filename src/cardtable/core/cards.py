@@ -35,6 +35,11 @@ DECK: Final[tuple[Card, ...]] = tuple(range(DECK_SIZE))
 """One standard deck in canonical order: clubs A-K, diamonds, hearts, spades."""
 
 
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card's number: an int from 0 to 51 (not a bool, nor a negative index)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DECK_SIZE
+
+
 def make_card(rank: Rank, suit: Suit) -> Card:
     """The card of this rank (1-13) and suit (0-3)."""
     return suit * 13 + rank - 1

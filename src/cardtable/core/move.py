@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from cardtable.core.cards import DECK_SIZE, Card, card_name, parse_card
+from cardtable.core.cards import DECK_SIZE, Card, card_name, is_card, parse_card
 from cardtable.core.errors import InvalidCardError, InvalidMoveError, quoted
 
 
@@ -55,8 +55,8 @@ class Move:
     @classmethod
     def card_move(cls, source: PileId, target: PileId, card: Card) -> Move:
         """Move ``card``, the top of ``source``, onto ``target``; :class:`InvalidCardError` for no card."""
-        if not 0 <= card < DECK_SIZE:  # a card's name is looked up, and a negative index would find one
-            raise InvalidCardError(f"not a card: {quoted(card)} (cards are numbered 0 to {DECK_SIZE - 1})")
+        if not is_card(card):  # a card's name is looked up, and a negative index would find one
+            raise InvalidCardError(f"not a card: {card!r} (cards are numbered 0 to {DECK_SIZE - 1})")
         return cls(CARD, source, target, card)
 
     @classmethod
@@ -72,7 +72,10 @@ class Move:
     def text(self) -> str:
         """``'fan/3 foundation/0 7C'``, ``'deal'`` or ``'redeal'``."""
         if self.kind == CARD and self.card is not None:
-            return f"{self.source} {self.target} {card_name(self.card)}"
+            card = (
+                card_name(self.card) if is_card(self.card) else repr(self.card)
+            )  # as given: push_checked says why not
+            return f"{self.source} {self.target} {card}"
         return self.kind  # a deal, a redeal, or a move built without its card, which push_checked refuses
 
     def __str__(self) -> str:

@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple
 
-from cardtable.core.cards import DECK, KING, RANK_OF, RANK_WORDS, SUIT_OF, Card, card_symbol, make_card
+from cardtable.core.cards import (
+    DECK,
+    KING,
+    RANK_OF,
+    RANK_WORDS,
+    SUIT_OF,
+    Card,
+    card_symbol,
+    is_card,
+    make_card,
+)
 from cardtable.core.errors import IllegalMoveError, UnknownPileError, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
@@ -211,6 +221,8 @@ class State:
     def _why_card_move_illegal(self, move: Move) -> str | None:
         if move.source is None or move.target is None or move.card is None:
             return "a card move names the pile it leaves, the pile it goes to and its card"
+        if not is_card(move.card):  # a Move built directly, not by card_move, which checks its card
+            return f"not a card: {move.card!r}"
         source, target = self.plan.index(move.source), self.plan.index(move.target)
         if source is None:
             return f"there is no pile {move.source}"

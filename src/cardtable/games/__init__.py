@@ -100,13 +100,13 @@ def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, str, str
 def options_note(spec: GameSpec) -> str | None:
     """What an id's options change, to read before its rules, which are written for the defaults.
 
-    None for a game played by its defaults. The command line and the browser both show it, so a
-    player of ``redeals=0`` is not left reading about two redeals as if they applied.
+    None for a game played by its defaults, or one not in the registry. The command line and the
+    browser both show it, so a player of ``redeals=0`` is not left reading about two redeals as if
+    they applied.
     """
-    changes = ", ".join(
-        f"{key}={new} (instead of {default})"
-        for key, new, default in _changed_options(GAMES[spec.base_id], spec)
-    )
+    base = GAMES.get(spec.base_id)
+    changed = [] if base is None else _changed_options(base, spec)
+    changes = ", ".join(f"{key}={new} (instead of {default})" for key, new, default in changed)
     if not changes:
         return None
     return (

@@ -131,7 +131,7 @@ def current_play(
     plays: PlaysDep,
     game: Annotated[str | None, Query(max_length=100, description="only a play of this game")] = None,
 ) -> PlayView:
-    """The game the player touched last, to resume it (404 if there is none)."""
+    """The game the player acted on last, to resume it (404 if there is none)."""
     if game is not None:
         game = load_game(game).id
     play = plays.current(who, game)

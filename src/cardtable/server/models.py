@@ -133,6 +133,10 @@ class PlayView(BaseModel):
         description="whether the player made a move by hand, kept or taken back: a play with none (at most"
         " its deal's autoplay) left unfinished for a new one is forgotten, not counted as abandoned"
     )
+    by_hand: bool = Field(
+        description="whether a move on the table was made by hand: without one, the table is the deal or its"
+        " autoplay, and a restart with autoplay would change nothing"
+    )
     seconds: float = Field(description="time spent playing, idle gaps capped")
     assisted: bool = Field(description="'show me' gave a winning line for this game")
     hints: int

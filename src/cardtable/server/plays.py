@@ -64,7 +64,7 @@ class Plays:
         return _replayed(record)
 
     def current(self, player: str, game: str | None = None) -> Play | None:
-        """The play the player touched last (of ``game``), to resume it."""
+        """The play the player acted on last (of ``game``), to resume it."""
         record = self.store.latest(player, game)
         return None if record is None else _replayed(record)
 

@@ -107,7 +107,7 @@ class Store:
     def start(self, record: PlayRecord) -> None:
         """Save a new play, abandoning the player's unfinished plays of the same game.
 
-        An unfinished play that was :attr:`~PlayRecord.touched` counts as
+        An unfinished play that was :func:`~cardtable.store.records.touched` counts as
         abandoned (a loss in the statistics), even if its moves were all taken
         back or restarted; one never touched (no move made by hand, at most the
         autoplay of its deal) is simply forgotten.

@@ -11,13 +11,17 @@ PlayStatus = Literal["playing", "won", "lost", "abandoned"]
 FINISHED: Final[frozenset[str]] = frozenset({"won", "lost", "abandoned"})
 """Statuses that count in the statistics. ``lost`` may turn back into ``playing``
 when the player takes moves back; ``abandoned`` (a new game was started while
-this one was :attr:`~PlayRecord.touched`) is final."""
+this one was :func:`touched`) is final."""
 IDLE_CAP: Final = 300.0
 """Seconds at most counted between two actions: a tab or a terminal left open overnight is not play time."""
 
 
 def touched(moves: Iterable[dict[str, Any]], redo: Iterable[dict[str, Any]]) -> bool:
-    """Whether a play with these moves made and to redo had a move made by hand: autoplay alone plays no game."""
+    """Whether a play with these moves made and to redo had a move made by hand: autoplay alone plays no game.
+
+    A play left untouched for a new one is forgotten; one touched counts as abandoned. The stored
+    form of :attr:`cardtable.playing.GameInPlay.touched`, for the store's SQL.
+    """
     return not all(entry.get("auto") for entry in (*moves, *redo))
 
 
@@ -50,11 +54,3 @@ class PlayRecord:
     updated: float = 0.0
     finished: float | None = None
     version: int = 0
-
-    @property
-    def touched(self) -> bool:
-        """Whether the player made a move by hand, kept or taken back, as against a deal only opened and autoplayed.
-
-        A play left untouched for a new one is forgotten; one touched counts as abandoned.
-        """
-        return touched(self.moves, self.redo)

@@ -300,7 +300,7 @@ async function autoplayNow() {
 /** Whether Restart changes anything: not at the deal, nor at its autoplay with the box ticked (which
  *  would only make it again). */
 function restartable(view) {
-  return view.moves > 0 && view.status !== "won" && (view.touched || !$("autoplay").checked);
+  return view.moves > 0 && view.status !== "won" && (view.by_hand || !$("autoplay").checked);
 }
 
 /** The news of autoplay as a deal is dealt or restarted, which the player did not ask for by a move. */

@@ -188,11 +188,13 @@ function placed(line, h, m, down) {
 
 /** The geometry of the whole table in a box of ``width`` × ``height`` pixels: piles splayed sideways,
  *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
- *  down, if neither fits. */
-export function layout(piles, capacity, width, height) {
+ *  down, if neither fits. Where both give cards of one size, the way the table was drawn before
+ *  (``wasDown``) stays: at the smallest cards the two can tie card after card as a fan grows, and the
+ *  whole table would turn each time. */
+export function layout(piles, capacity, width, height, wasDown = false) {
   const sideways = fitted(piles, capacity, width, height, []);
   const downwards = fitted(piles, capacity, width, height, DOWNWARD);
-  const down = downwards.cw > sideways.cw ? DOWNWARD : [];
+  const down = downwards.cw > sideways.cw || (wasDown && downwards.cw === sideways.cw) ? DOWNWARD : [];
   const best = down.length ? downwards : sideways;
   const m = metrics(best.cw || smallest(width, height));
   const { lines, height: used } = pack(piles, best.capacity, m.cw, width, down);
@@ -204,5 +206,5 @@ export function layout(piles, capacity, width, height) {
       x += w + m.gap;
     }
   }
-  return { ...m, height: used, boxes };
+  return { ...m, height: used, boxes, down: down.length > 0 };
 }

@@ -71,6 +71,7 @@ export class Table {
     if (view.id !== this.playId) {
       this.playId = view.id;
       this.capacity = capacities(view.piles);
+      this.splayedDown = false;
     } else {
       this.capacity = grown(this.capacity, view.piles);
     }
@@ -92,7 +93,8 @@ export class Table {
     if (!view) return;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(200, window.innerHeight - top - 16); // the table's bottom margin included
-    const g = (this.geometry = layout(view.piles, this.capacity, width, room));
+    const g = (this.geometry = layout(view.piles, this.capacity, width, room, this.splayedDown));
+    this.splayedDown = g.down;
     const items = [];
     for (const pile of view.piles) {
       const box = g.boxes.get(pile.id);
