@@ -719,7 +719,7 @@ def test_output_that_cannot_be_written_is_one_line_not_a_traceback(args: list[st
     ("args", "printed_first"),
     [(["deal", "fan", "3"], ""), (["hint", "-"], ""), (["solve", "fan", "3"], "fan deal 3: won in 65 moves")],
 )
-def test_every_command_refuses_alike_an_output_that_cannot_show_the_card_symbols(
+def test_the_commands_that_print_cards_refuse_alike_an_output_that_cannot_show_them(
     args: list[str], printed_first: str
 ) -> None:
     """click.echo alone would write UTF-8 to an ASCII output; cardtable gives its advice instead."""

@@ -18,14 +18,15 @@ LARGEST_COUNT: Final = 2**63 - 1
 """The most positions an option may name: the largest integer SQLite stores, and far past any search."""
 
 
-def max_table_option(per: str) -> Callable[[F], F]:
+def max_table_option(*, per_worker: bool) -> Callable[[F], F]:
     """``--max-table``, the cap of a search's transposition table, which ``solve``, ``hint`` and ``survey`` share."""
+    each = "each, per worker" if per_worker else "each"
     return click.option(
         "--max-table",
         type=position_count(1000),
         default=DEFAULT_TABLE_CAP,
         show_default=True,
-        help=f"Positions one search may remember (125 to 180 bytes each{per}: the default takes about 1.1 GB).",
+        help=f"Positions one search may remember (125 to 180 bytes {each}: the default takes about 1.1 GB).",
     )
 
 

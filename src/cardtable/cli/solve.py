@@ -51,7 +51,7 @@ budget_options = [
         help="Seconds for each position solved (each FILE, or the deal).",
     ),
     click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
-    max_table_option(""),
+    max_table_option(per_worker=False),
 ]
 
 

@@ -97,7 +97,7 @@ def _store_path(db: Path | None) -> Path:
     help="Seconds per deal; 0: none.",
 )
 @click.option("--max-states", type=position_count(1), default=None, help="Positions per deal.")
-@max_table_option(", per worker")
+@max_table_option(per_worker=True)
 @click.option(
     "--retry-unknown",
     is_flag=True,
