@@ -1017,3 +1017,12 @@ def test_a_solutions_verdicts_are_the_solvers() -> None:
     from cardtable.solver.search import STATUSES
 
     assert RESULTS == STATUSES
+
+
+def test_a_solution_made_in_python_with_a_verdict_formats_md_does_not_know_is_refused() -> None:
+    from cardtable.formats import Solution
+
+    with pytest.raises(
+        InvalidSolutionError, match="'result' must be one of won, unwinnable, unknown, not \"maybe\""
+    ):
+        Solution(deal(load_game("fan"), 1), "maybe", [])

@@ -295,6 +295,13 @@ class Solution:
     moves: list[Move]
     stats: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """A verdict formats.md does not know is refused as a file's would be, not written or replayed."""
+        if self.result not in RESULTS:
+            raise InvalidSolutionError(
+                f"'result' must be one of {', '.join(RESULTS)}, not {excerpt(self.result)}"
+            )
+
     def to_dict(self) -> dict[str, Any]:
         """The solution object of formats.md."""
         return {
