@@ -26,6 +26,7 @@ from cardtable import (
 )
 from cardtable.core.errors import excerpt
 from cardtable.formats import (
+    RESULTS,
     SavedGame,
     Solution,
     deal_from_dict,
@@ -44,6 +45,7 @@ from cardtable.formats import (
     solutions_in,
 )
 from cardtable.solver import Limit, solve
+from cardtable.solver.search import STATUSES
 from helpers import (
     ACEY,
     ALEXANDER,
@@ -1013,15 +1015,10 @@ def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
 
 
 def test_a_solutions_verdicts_are_the_solvers() -> None:
-    from cardtable.formats import RESULTS
-    from cardtable.solver.search import STATUSES
-
     assert RESULTS == STATUSES
 
 
 def test_a_solution_made_in_python_with_a_verdict_formats_md_does_not_know_is_refused() -> None:
-    from cardtable.formats import Solution
-
     with pytest.raises(
         InvalidSolutionError, match="'result' must be one of won, unwinnable, unknown, not \"maybe\""
     ):
