@@ -207,7 +207,9 @@ def test_nothing_is_placed_on_the_stock_or_the_waste() -> None:
     state = acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], stock="7H", rest="waste")
     assert state.why_illegal(Move.from_text("tableau/0 stock/0 6D")) == "nothing may be placed on stock piles"
     assert state.why_illegal(Move.from_text("tableau/0 waste/0 6D")) == "nothing may be placed on waste piles"
-    assert state.why_illegal(Move.from_text("stock/0 tableau/0 7H")) == "the stock is only dealt from"
+    for guess in ("7H", "2S"):  # a wrong guess is told no more than a right one: the stock is face down
+        said = state.why_illegal(Move.from_text(f"stock/0 tableau/0 {guess}"))
+        assert said == "the stock is only dealt from"
 
 
 def test_the_tableau_never_builds() -> None:

@@ -231,17 +231,17 @@ class State:
         pile = self.piles[source]
         if not pile:
             return f"{move.source} is empty"
-        if pile[-1] != move.card:
-            return f"the top of {move.source} is {card_symbol(pile[-1])}, not {card_symbol(move.card)}"
-        if source == target:
-            return "a card cannot move onto its own pile"
-        if source not in self.plan.sources:
+        if source not in self.plan.sources:  # before its top is named: the stock's is face down
             group = self.spec.group(move.source.group)
             return (
                 "the stock is only dealt from"
                 if group.kind is Kind.STOCK
                 else f"cards never leave {group.name} piles"
             )
+        if pile[-1] != move.card:
+            return f"the top of {move.source} is {card_symbol(pile[-1])}, not {card_symbol(move.card)}"
+        if source == target:
+            return "a card cannot move onto its own pile"
         onto = self.piles[target]
         card = pile[-1]
         if self.plan.accepts(target, onto[-1] if onto else None, card):
