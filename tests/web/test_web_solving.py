@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -84,6 +85,18 @@ def test_a_full_queue_says_busy() -> None:
     solver = Solver(Inline(), queue=0)
     with pytest.raises(SolverBusyError, match="busy"):
         run(solver.verdict(deal(load_game("fan"), 1), 1))
+
+
+def test_a_question_that_waited_its_budget_for_a_worker_is_refused_as_busy() -> None:
+    """So that a player waits at most twice a question's budget, however many asked before."""
+    with ThreadPoolExecutor(1) as pool:
+        others = threading.Event()
+        pool.submit(others.wait, 10)  # the only worker, busy with another question
+        threading.Timer(0.5, others.set).start()
+        fan = deal(load_game("fan"), 1)
+        with pytest.raises(SolverBusyError, match="for as long as yours could take"):
+            run(Solver(pool).verdict(fan, 0.2))
+        run(Solver(pool).verdict(fan, 0.2))  # the worker free again: searched, not refused
 
 
 def test_winnable_only_is_bounded_and_honest() -> None:

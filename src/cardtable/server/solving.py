@@ -64,8 +64,16 @@ class Verdict:
     guess: Move | None = None
 
 
-def solve_position(position: dict[str, Any], seconds: float, table: int) -> dict[str, Any]:
-    """Solve a deal object in a worker process; the verdict as JSON-able data."""
+def solve_position(
+    position: dict[str, Any], seconds: float, table: int, start_by: float | None = None
+) -> dict[str, Any]:
+    """Solve a deal object in a worker process; the verdict as JSON-able data.
+
+    ``start_by``: the :func:`time.time` after which the question has waited
+    too long for a worker, and is answered ``{"busy": true}`` unsearched.
+    """
+    if start_by is not None and time.time() > start_by:
+        return {"busy": True}
     result = solve(deal_from_dict(position), Limit(seconds=seconds, table=table))
     return {
         "status": result.status,
@@ -102,7 +110,9 @@ class Solver:
         twice, a client that hung up and asked again) waits for that search
         rather than starting another. A player (``who``) has at most
         :data:`PER_PLAYER` searches under way, so that one client cannot keep
-        the solver from everyone else.
+        the solver from everyone else. A question waits for a worker at most
+        as long as it may think, then is refused as busy: a player waits at
+        most twice a question's budget, however many others asked first.
         """
         known = self._known.recall(state)
         if known is not None:
@@ -118,6 +128,10 @@ class Solver:
             if under_way is None and self.make is not None:  # once, by the question that met it
                 self.executor = self.make()
             raise SolverBusyError("the solver's worker stopped unexpectedly; ask again") from None
+        if found.get("busy"):
+            raise SolverBusyError(
+                "the solver was busy with other questions for as long as yours could take; ask again"
+            )
         verdict = Verdict(
             status=found["status"],
             moves=tuple(move_from_dict(m) for m in found["moves"]),
@@ -139,8 +153,9 @@ class Solver:
             seconds,
         )  # not State.key(): a line names the piles and cards of its position
         loop = asyncio.get_running_loop()
+        start_by = time.time() + seconds  # a question waits for a worker no longer than it may think
         search = loop.run_in_executor(
-            self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table
+            self.executor, solve_position, deal_to_dict(state), seconds, self.budgets.table, start_by
         )
         self._waiting += 1
         self._asking[who or ""] += 1
