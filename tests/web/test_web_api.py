@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
@@ -745,6 +746,26 @@ def test_losses_and_abandoned_games_end_streaks(client: TestClient) -> None:
     assert [h["status"] for h in games["history"]] == ["abandoned", "lost"]
 
 
+def test_a_lost_game_left_for_a_new_one_is_over(client: TestClient, store: Store) -> None:
+    """Undo in a tab left on a lost game would take its loss out of the statistics, and leave two games in play."""
+    position = fan_position(FAN, ["KC QC JC TC 9C 8C 7C 6C 5C 4C 2C 3C", "AC"])  # AC home, then no move
+    lost = start(client, FAN, None, position=deal_to_dict(position))
+    lost = move(client, lost["id"], text="t1 f0")
+    assert lost["status"] == "lost"
+    assert post(client, f"/api/plays/{lost['id']}/undo")["status"] == "playing"  # still its player's game
+    lost = post(client, f"/api/plays/{lost['id']}/redo")
+    newer = start(client, FAN, 1)
+    move(client, newer["id"], text=newer["legal"][0]["text"])
+    for change in ("undo", "restart", "autoplay", "hint", "verdict", "solution"):
+        refused = post(client, f"/api/plays/{lost['id']}/{change}?board={lost['board']}", status=409)
+        assert refused["detail"] == "this game was lost and left for a new one: it is over"
+    record = store.get(store_player(client), lost["id"])
+    assert record is not None and (record.status, record.hints) == ("lost", 0)
+    assert client.get("/api/plays/current", params={"game": FAN}).json()["id"] == newer["id"]
+    stats = client.get("/api/stats").json()
+    assert [(h["id"], h["status"]) for h in stats["history"]] == [(lost["id"], "lost")]
+
+
 def test_current_resumes_the_latest_game_of_each_kind(client: TestClient) -> None:
     assert client.get("/api/plays/current").status_code == 404
     a = start(client, ALEXANDER, 10)["id"]
@@ -1002,6 +1023,34 @@ def test_a_game_over_gains_no_play_time_or_hints_from_questions(client: TestClie
     assert refused["detail"] == "the game is won: start the next deal"
     after = store.get(store_player(client), play)
     assert after is not None and (after.seconds, after.hints) == (won.seconds, won.hints)
+
+
+def test_help_for_a_table_changed_while_the_solver_thought_costs_nothing(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page throws away an answer for a table that has moved on, so it counts neither as a hint nor as help."""
+    thinking, answer = threading.Event(), threading.Event()
+    solve_position = solving.solve_position
+
+    def held(*args: Any) -> dict[str, Any]:  # the real search, begun only once the table has changed
+        thinking.set()
+        answer.wait(10)
+        return solve_position(*args)
+
+    monkeypatch.setattr(solving, "solve_position", held)
+    for question, number in (("hint", 10), ("solution", 12)):
+        play = start(client, ALEXANDER, number)
+        with ThreadPoolExecutor(1) as asking:
+            asked = asking.submit(post, client, f"/api/plays/{play['id']}/{question}")
+            assert thinking.wait(10)
+            move(client, play["id"], text=play["legal"][0]["text"])
+            answer.set()
+            answered = asked.result()
+        assert answered["status"] == "won" and answered["board"] == play["board"]
+        record = store.get(store_player(client), play["id"])
+        assert record is not None and (record.hints, record.assisted) == (0, False)
+        thinking.clear()
+        answer.clear()
 
 
 def test_a_game_left_for_a_new_one_answers_no_questions(client: TestClient, store: Store) -> None:

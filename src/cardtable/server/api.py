@@ -7,6 +7,8 @@ core become 4xx answers in :mod:`cardtable.server.errors`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import suppress
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -32,7 +34,7 @@ from cardtable.server.models import (
 )
 from cardtable.server.play import Play
 from cardtable.server.players import player
-from cardtable.server.plays import NotFoundError, Plays
+from cardtable.server.plays import NotFoundError, Plays, StaleViewError
 from cardtable.server.solving import Solver, Verdict
 from cardtable.server.view import move_view, play_view
 from cardtable.solver.rewind import WayBack
@@ -208,13 +210,29 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
 
 
 def _count_hint(play: Play) -> None:
-    """A hint given counts against the game, but not after a win (it gives no move) or once the game is left."""
-    if play.status in ("playing", "lost"):
+    if _counts_help(play):
         play.record.hints += 1
 
 
 def _mark_assisted(play: Play) -> None:
-    play.record.assisted = True
+    if _counts_help(play):
+        play.record.assisted = True
+
+
+def _counts_help(play: Play) -> bool:
+    """Whether help counts against the game: not after a win (it gives no move) or once the game is left."""
+    return play.status in ("playing", "lost") and not play.left
+
+
+async def _charge(plays: Plays, who: str, play: Play, charge: Callable[[Play], None]) -> None:
+    """Count the solver's help against the game, if its table is still the one the solver answered for.
+
+    The page throws away an answer for a table that has changed meanwhile (a
+    move in this tab or another while the solver thought): help thrown away
+    costs nothing.
+    """
+    with suppress(StaleViewError):
+        await run_in_threadpool(plays.change, who, play.record.id, charge, play.board)
 
 
 @router.post(
@@ -223,11 +241,10 @@ def _mark_assisted(play: Play) -> None:
 async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_abandoned()
+    play.check_not_left()
     verdict = await solver.verdict(play.state, solver.budgets.hint, who)
     way = await _way_back(play, verdict, solver)
-    # counted once answered: a hint the busy solver refused costs none
-    await run_in_threadpool(plays.change, who, play_id, _count_hint)
+    await _charge(plays, who, play, _count_hint)  # once answered: a hint the busy solver refused costs none
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 
@@ -237,7 +254,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
 async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
     play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_abandoned()
+    play.check_not_left()
     found = await solver.verdict(play.state, solver.budgets.verdict, who)
     way = await _way_back(play, found, solver)
     return _verdict_view(play, found, solver.budgets.verdict, way, first_only=True)
@@ -253,10 +270,10 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     winnable?", which does not mark the game.
     """
     play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_abandoned()
+    play.check_not_left()
     found = await solver.verdict(play.state, solver.budgets.line, who)
     if found.moves:
-        await run_in_threadpool(plays.change, who, play_id, _mark_assisted)
+        await _charge(plays, who, play, _mark_assisted)
     way = await _way_back(play, found, solver)
     return _verdict_view(play, found, solver.budgets.line, way, first_only=False)
 

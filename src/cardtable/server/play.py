@@ -26,13 +26,15 @@ from cardtable.store.records import PlayRecord, PlayStatus, play_time
 class Play(GameInPlay):
     """A play in memory: its record, and the game in play it holds."""
 
-    def __init__(self, record: PlayRecord) -> None:
+    def __init__(self, record: PlayRecord, *, left: bool = False) -> None:
+        """``left``: the player has started a game of this kind since (:meth:`Store.left`)."""
         super().__init__(
             deal_from_dict(record.start),
             made=[_from_entry(entry) for entry in record.moves],
             redo=[_from_entry(entry) for entry in record.redo],
         )
         self.record = record
+        self.left = left
 
     @classmethod
     def new(cls, player: str, state: State, now: float) -> Play:
@@ -134,15 +136,17 @@ class Play(GameInPlay):
     # -- helpers -------------------------------------------------------------
 
     def check_open(self) -> None:
-        """Refuse a change to a game that is won or abandoned."""
+        """Refuse a change to a game that is won, or left for a new one."""
         if self.status == "won":
             raise NothingToDoError("the game is won: start the next deal")
-        self.check_not_abandoned()
+        self.check_not_left()
 
-    def check_not_abandoned(self) -> None:
-        """Refuse anything asked of a game left for a new one: a move, or a question for the solver."""
+    def check_not_left(self) -> None:
+        """Refuse anything asked of a game left for a new one (abandoned, or lost and left): a move, or a question for the solver."""
         if self.status == "abandoned":
             raise NothingToDoError("this game was abandoned for a new one")
+        if self.left:
+            raise NothingToDoError("this game was lost and left for a new one: it is over")
 
 
 def _from_entry(entry: dict[str, Any]) -> Entry:

@@ -61,7 +61,7 @@ class Plays:
         record = self.store.get(player, play_id)
         if record is None:
             raise NotFoundError(f"no game {play_id!r}")
-        return _replayed(record)
+        return _replayed(record, left=record.status == "lost" and self.store.left(record))
 
     def current(self, player: str, game: str | None = None) -> Play | None:
         """The play the player acted on last (of ``game``), to resume it."""
@@ -92,9 +92,9 @@ class Plays:
         return play
 
 
-def _replayed(record: PlayRecord) -> Play:
+def _replayed(record: PlayRecord, *, left: bool = False) -> Play:
     """The play a record holds, its moves played again; a move the rules refuse means the row was tampered with."""
     try:
-        return Play(record)
+        return Play(record, left=left)
     except CardtableError as error:
         raise DamagedRecordError(f"the stored game {record.id!r} is damaged ({error})") from None

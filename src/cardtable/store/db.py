@@ -89,6 +89,23 @@ class Store:
         found = self._query(sql + " ORDER BY updated DESC, rowid DESC LIMIT 1", *args)
         return found[0] if found else None
 
+    def left(self, record: PlayRecord) -> bool:
+        """Whether the player has started a game of ``record``'s kind since it: a play left for a newer one is over.
+
+        A lost play may be undone while it is the latest of its kind; once it
+        is left, undoing it would take its loss out of the statistics and give
+        the player two games of one kind in play. Row ids only grow while a
+        row is kept, so a newer play, even one since forgotten for a newer
+        still, leaves a row with a larger id.
+        """
+        with self._lock:
+            (newer,) = self._db.execute(
+                "SELECT EXISTS (SELECT 1 FROM plays WHERE player = ? AND game = ?"
+                " AND rowid > (SELECT rowid FROM plays WHERE id = ?))",
+                (record.player, record.game, record.id),
+            ).fetchone()
+        return bool(newer)
+
     def history(self, player: str, limit: int = HISTORY_LIMIT) -> list[PlayRecord]:
         """The player's finished plays (won, lost, abandoned), newest first."""
         return self._query(
