@@ -184,6 +184,14 @@ def acey_position(
     )
 
 
+def acey_stuck_position(down: tuple[int, int, int, int] = (13, 13, 13, 13)) -> State:
+    """Acey and Kingsley lost with moves left: stock out, tableau full, ace piles at 5 and 4
+    (taking a 6 and a 5), no such card on top; only passes between foundations can be made."""
+    return acey_position(
+        up=(5, 4, 13, 13), down=down, tableau=["7C", "8C", "9C", "TC"], waste="JC", rest="waste"
+    )
+
+
 def card_move(source: str, target: str, card: str) -> Move:
     """``card_move('fan/3', 'foundation/0', '7C')``."""
     return Move.card_move(PileId.parse(source), PileId.parse(target), parse_card(card))

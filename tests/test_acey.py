@@ -13,7 +13,18 @@ import pytest
 
 from cardtable import Move, State, deal, load_game
 from cardtable.formats import Solution, deal_to_dict, read_solution, replay
-from helpers import ACEY, acey_position, all_cards, cards, find_win, move_texts, names, oracle_moves, rank_of
+from helpers import (
+    ACEY,
+    acey_position,
+    acey_stuck_position,
+    all_cards,
+    cards,
+    find_win,
+    move_texts,
+    names,
+    oracle_moves,
+    rank_of,
+)
 
 
 def legal(state: State, text: str) -> bool:
@@ -416,15 +427,8 @@ def test_random_play_keeps_the_refill_invariant(number: int) -> None:
 # -- lost with moves left: only passes between foundations --------------------------
 
 
-def stuck_position(down: tuple[int, int, int, int] = (13, 13, 13, 13)) -> State:
-    """Stock out, tableau full, ace piles at 5 and 4 (taking a 6 and a 5), no such card on top."""
-    return acey_position(
-        up=(5, 4, 13, 13), down=down, tableau=["7C", "8C", "9C", "TC"], waste="JC", rest="waste"
-    )
-
-
 def test_a_game_where_only_foundation_passes_are_left_is_lost() -> None:
-    state = stuck_position()
+    state = acey_stuck_position()
     assert state.legal_moves  # f0's 5 may pass onto f1's 4, and back
     assert all(
         m.source and m.target and m.source.group == m.target.group == "foundation" for m in state.legal_moves
@@ -444,7 +448,7 @@ def test_a_game_where_only_foundation_passes_are_left_is_lost() -> None:
 
 
 def test_a_meeting_ace_and_king_pile_or_a_space_keeps_the_game_going() -> None:
-    meeting = stuck_position(down=(13, 13, 13, 8))  # a king pile down to 6 meets the ace pile at 5
+    meeting = acey_stuck_position(down=(13, 13, 13, 8))  # a king pile down to 6 meets the ace pile at 5
     assert not meeting.is_lost()
     spaced = acey_position(up=(5, 4, 13, 13), tableau=["7C", "8C", "9C", ""], waste="JC", rest="waste")
     assert not spaced.is_lost()  # an empty tableau pile takes any card

@@ -33,7 +33,7 @@ from cardtable.interrupts import Terminated
 from cardtable.render.text import GLUE, wrap
 from cardtable.solver.rewind import WayBack
 from cardtable.store import Store
-from helpers import acey_position
+from helpers import acey_position, acey_stuck_position
 from test_cli import NO_COLOUR_SETTINGS, script
 
 BYE = "Bye. Play this deal again with: cardtable play"
@@ -867,9 +867,7 @@ def test_a_saved_game_whose_moves_win_opens_won(tmp_path: Path) -> None:
 
 
 def test_an_acey_game_with_only_foundation_passes_left_says_it_is_lost() -> None:
-    from test_acey import stuck_position
-
-    assert Session(stuck_position()).status() == (
+    assert Session(acey_stuck_position()).status() == (
         "Only passes between foundations are left, and they can never free another card:"
         " acey-and-kingsley is lost after 0 moves. Quit to leave it."
     )

@@ -23,6 +23,7 @@ from helpers import (
     GAME_IDS,
     LUCIE,
     acey_position,
+    acey_stuck_position,
     base_id,
     card_of,
     fan_position,
@@ -57,24 +58,51 @@ def test_won_in_one_move(state: State) -> None:
     assert_replays(state, result.moves)
 
 
-@pytest.mark.parametrize(
-    "state",
-    [
-        fan_position(FAN, [CLUB_RUN_WITH_3_ON_2]),
-        fan_position(ALEXANDER, ["KH QH JH TH 9H 8H 7H 6H 5H 4H 2H 3H"]),
-        fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=0),
-        acey_position(
-            up=(10, 10, 10, 10),
-            tableau=("KC", "KD", "KH", "KS"),
-            reserve=("JC JD JH JS QC QD QH QS", ""),
-            rest="reserve/1",
-        ),
-    ],
-    ids=[FAN, ALEXANDER, LUCIE, ACEY],
-)
+STUCK = [
+    fan_position(FAN, [CLUB_RUN_WITH_3_ON_2]),
+    fan_position(ALEXANDER, ["KH QH JH TH 9H 8H 7H 6H 5H 4H 2H 3H"]),
+    fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=0),
+    acey_position(
+        up=(10, 10, 10, 10),
+        tableau=("KC", "KD", "KH", "KS"),
+        reserve=("JC JD JH JS QC QD QH QS", ""),
+        rest="reserve/1",
+    ),
+]
+"""A position of each game with no legal move left: a card lies on one that must go home before it."""
+
+
+@pytest.mark.parametrize("state", STUCK, ids=[FAN, ALEXANDER, LUCIE, ACEY])
 def test_stuck_is_unwinnable(state: State) -> None:
     assert solve(state).status == "unwinnable"
     assert solve(state, prune=False).status == "unwinnable"
+
+
+@pytest.mark.parametrize("prune", [True, False], ids=["pruned", "unpruned"])
+@pytest.mark.parametrize("limit", [Limit(seconds=0), Limit(states=0)], ids=["no-seconds", "no-positions"])
+@pytest.mark.parametrize(
+    ("state", "status"),
+    [
+        *(pytest.param(fan_position(game, []), "won", id=f"{game}-won") for game in (FAN, ALEXANDER, LUCIE)),
+        pytest.param(acey_position(), "won", id=f"{ACEY}-won"),
+        *(
+            pytest.param(state, "unwinnable", id=f"{game}-stuck")
+            for game, state in zip((FAN, ALEXANDER, LUCIE, ACEY), STUCK)
+        ),
+        pytest.param(acey_stuck_position(), "unwinnable", id=f"{ACEY}-passes-only"),
+    ],
+)
+def test_a_position_over_is_decided_with_no_budget(
+    state: State, status: str, limit: Limit, prune: bool
+) -> None:
+    result = solve(state, limit, prune=prune)
+    assert (result.status, result.moves, result.states) == (status, [], 0)
+
+
+def test_a_redeal_left_is_something_to_search() -> None:
+    state = fan_position(LUCIE, [CLUB_RUN_WITH_3_ON_2], redeals_left=1)
+    assert not state.is_lost()
+    assert solve(state, Limit(states=0)).status == "unknown"
 
 
 def test_lucie_won_only_through_a_redeal() -> None:

@@ -166,9 +166,15 @@ def solve(
     changes a verdict. ``progress`` hears how far the search has got every
     :data:`PROGRESS_EVERY` seconds or so, for a long search's live line; an
     exception it raises ends the search and reaches the caller.
+
+    A position with nothing to search, won or lost as it stands, gets its
+    verdict without a search, so that no budget, not even none at all, leaves
+    it ``unknown``.
     """
     limit = limit or Limit()
     started = time.perf_counter()
+    if (settled := _settled(state)) is not None:
+        return SolveResult(settled, [], 0, time.perf_counter() - started)
     budget = _Budget(limit, progress, started)
     if prune and updown.applies(state.spec):
         return _solve_updown(state, budget, started)
@@ -184,6 +190,18 @@ def solve(
     return SolveResult(
         status, moves, search.states, time.perf_counter() - started, len(search.seen), reason, guess
     )
+
+
+def _settled(state: State) -> Status | None:
+    """The verdict of a position that is over: won, or lost by :meth:`State.is_lost`; None while play goes on.
+
+    ``is_lost`` may ask the game's ``stuck`` hook, which is as exact as the
+    search: Acey and Kingsley's says lost only where no line of moves can ever
+    take another card home.
+    """
+    if state.is_won():
+        return "won"
+    return "unwinnable" if state.is_lost() else None
 
 
 def _solve_updown(state: State, budget: _Budget, started: float) -> SolveResult:
