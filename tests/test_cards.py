@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from cardtable import CardtableError, InvalidCardError, card_name, card_symbol, parse_card, rank, suit
@@ -42,6 +44,18 @@ def test_name_round_trip(card: int) -> None:
     assert parse_card(name.lower()) == card
     assert parse_card(name[0].lower() + name[1]) == card
     assert parse_card(card_symbol(card)) == card
+
+
+@pytest.mark.parametrize("number", [-1, -52, 52, 99, True])
+@pytest.mark.parametrize(
+    "name",
+    [card_name, card_symbol, lambda card: card_names([0, card])[1]],
+    ids=["card_name", "card_symbol", "card_names"],
+)
+def test_a_number_that_is_no_card_has_no_name(name: Callable[[int], str], number: int) -> None:
+    """A name table is a tuple, where -1 would name the king of spades."""
+    with pytest.raises(InvalidCardError, match=rf"^not a card: {number} \(cards are numbered 0 to 51\)$"):
+        name(number)
 
 
 def test_rank_and_suit() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from cardtable.core.cards import DECK_SIZE, Card, card_name, is_card, parse_card
-from cardtable.core.errors import InvalidCardError, InvalidMoveError, quoted
+from cardtable.core.cards import Card, card_name, checked_card, is_card, parse_card
+from cardtable.core.errors import InvalidMoveError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +55,7 @@ class Move:
     @classmethod
     def card_move(cls, source: PileId, target: PileId, card: Card) -> Move:
         """Move ``card``, the top of ``source``, onto ``target``; :class:`InvalidCardError` for no card."""
-        if not is_card(card):  # a card's name is looked up, and a negative index would find one
-            raise InvalidCardError(f"not a card: {card!r} (cards are numbered 0 to {DECK_SIZE - 1})")
-        return cls(CARD, source, target, card)
+        return cls(CARD, source, target, checked_card(card))
 
     @classmethod
     def deal(cls) -> Move:
