@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 import pytest
 
-from cardtable import IllegalMoveError, Move, PileId, State, UnknownPileError, deal, load_game
+from cardtable import (
+    Card,
+    IllegalMoveError,
+    InvalidDealError,
+    Move,
+    PileId,
+    State,
+    UnknownPileError,
+    deal,
+    load_game,
+    parse_card,
+)
 from cardtable.core.move import CARD
-from cardtable.formats import deal_to_dict
-from helpers import ACEY, ALEXANDER, LUCIE, acey_position, all_cards, card_move, fan_position, move_texts
+from cardtable.formats import deal_from_dict, deal_to_dict
+from helpers import (
+    ACEY,
+    ALEXANDER,
+    GAME_IDS,
+    LUCIE,
+    acey_position,
+    all_cards,
+    card_move,
+    fan_position,
+    move_texts,
+)
 
 
 def small_alexander() -> State:
@@ -226,6 +250,54 @@ def test_is_won_is_lost() -> None:
     assert state.is_won() and not state.is_lost()
     assert list(state.legal_moves) == [] and not state.legal_moves
     assert all_cards(state) == all_cards(small_alexander())
+
+
+def _alexander_with(change: Callable[[list[list[Card]]], object]) -> State:
+    """Alexander the Great's deal 1 with its piles changed in place (flat, in the spec's order)."""
+    piles = [list(pile) for pile in deal(load_game(ALEXANDER), 1).piles]
+    change(piles)
+    return State(load_game(ALEXANDER), piles)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda piles: piles[-1].append(parse_card("7C")),
+            "the cards are not the alexander-the-great deck: too many 7C",
+        ),
+        (lambda piles: piles.append([]), "'fan' has 13 piles; alexander-the-great has 12"),
+        (lambda piles: piles[0].append(piles[4].pop()), "foundation/0 is not built in order: "),
+    ],
+    ids=["a card twice", "a pile too many", "a foundation out of order"],
+)
+def test_validate_refuses_a_position_no_game_has_as_a_deal_file_is_refused(
+    change: Callable[[list[list[Card]]], object], message: str
+) -> None:
+    state = _alexander_with(change)
+    with pytest.raises(InvalidDealError, match=f"^{re.escape(message)}") as caught:
+        state.validate()
+    with pytest.raises(InvalidDealError) as read:
+        deal_from_dict(deal_to_dict(state))
+    assert str(read.value) == str(caught.value)
+
+
+def test_validate_refuses_a_number_that_is_no_card_and_redeals_the_game_does_not_allow() -> None:
+    with pytest.raises(InvalidDealError, match=r"^fan/11: not a card: -1 \(cards are numbered 0 to 51\)$"):
+        _alexander_with(lambda piles: piles[-1].append(-1)).validate()
+    with pytest.raises(InvalidDealError, match=r"^redeals_left is 1; alexander-the-great allows none$"):
+        State(load_game(ALEXANDER), deal(load_game(ALEXANDER), 1).piles, redeals_left=1).validate()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_validate_passes_a_deal_and_a_position_in_play(game: str) -> None:
+    state = deal(load_game(game), 3)
+    state.validate()
+    for _ in range(20):
+        if not state.legal_moves:
+            break
+        state.push(next(iter(state.legal_moves)))
+    state.validate()
 
 
 def test_deal_to_dict_is_a_snapshot() -> None:

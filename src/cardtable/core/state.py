@@ -28,6 +28,7 @@ from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
 from cardtable.core.spec import GameSpec, Kind, PileGroup
+from cardtable.core.validate import check_position
 
 REDEAL_STREAM: Final = 1 << 32
 """Redeal ``r`` (1, 2, ...) of a deal with seed ``s`` shuffles with seed ``s + r * 2**32``."""
@@ -115,6 +116,20 @@ class State:
     def ply(self) -> int:
         """How many moves were pushed: ``len(move_stack)`` without naming every move to count them."""
         return len(self._stack)
+
+    def validate(self) -> None:
+        """Raise :class:`InvalidDealError` naming the first thing that cannot be in this game, as a deal file's is checked.
+
+        ``State(...)`` trusts its piles, as :meth:`push` trusts its move, since
+        the solver makes positions on its hot path; a position made by hand is
+        checked here. The checks are those of :mod:`cardtable.core.validate`:
+        what play can never change (the deck, the pile counts, foundations built
+        in order, piles that never grow, the refill), not whether play reaches it.
+        """
+        groups: dict[str, list[list[Card]]] = {group.name: [] for group in self.spec.groups}
+        for pid, pile in zip(self.plan.ids, self.piles):
+            groups[pid.group].append(pile)
+        check_position(self.spec, groups, self.redeals_left)
 
     # -- legal moves ----------------------------------------------------------
 

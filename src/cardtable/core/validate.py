@@ -11,8 +11,8 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 
-from cardtable.core.cards import DECK, RANK_OF, SUIT_OF, Card, card_name
-from cardtable.core.errors import InvalidDealError, quoted
+from cardtable.core.cards import DECK, RANK_OF, SUIT_OF, Card, card_name, checked_card
+from cardtable.core.errors import InvalidCardError, InvalidDealError, quoted
 from cardtable.core.spec import NO_BUILD, GameSpec, Kind, PileGroup
 
 
@@ -20,6 +20,7 @@ def check_position(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_
     """Raise InvalidDealError naming the first thing that cannot be in ``spec``."""
     _check_group_names(spec, groups)
     _check_counts(spec, groups, redeals_left)
+    _check_cards(groups)
     _check_deck(spec, groups)
     for group in spec.groups:
         for index, pile in enumerate(groups[group.name]):
@@ -59,6 +60,17 @@ def _check_counts(spec: GameSpec, groups: dict[str, list[list[Card]]], redeals_l
                 else ""
             )
             raise InvalidDealError(f"{group.name!r} has {count} piles; {spec.id} has {group.count}{after}")
+
+
+def _check_cards(groups: dict[str, list[list[Card]]]) -> None:
+    """Every card a card's number: a file's are read from names, but a position made in Python holds what it was given."""
+    for name, piles in groups.items():
+        for index, pile in enumerate(piles):
+            try:
+                for card in pile:
+                    checked_card(card)
+            except InvalidCardError as error:
+                raise InvalidDealError(f"{name}/{index}: {error}") from None
 
 
 def _check_deck(spec: GameSpec, groups: dict[str, list[list[Card]]]) -> None:
