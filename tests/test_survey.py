@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -54,6 +56,27 @@ def store(tmp_path: Path) -> Iterator[ResultStore]:
 def threads() -> Iterator[Pool]:
     with ThreadPoolExecutor(2) as pool:
         yield Pool(pool, lambda: 4)
+
+
+# -- the package ---------------------------------------------------------------------
+
+
+def test_the_package_names_what_a_survey_needs() -> None:
+    """``from cardtable.survey import ...`` for a survey run, stored and read, as ``cardtable.solver`` names the solver's."""
+    names: dict[str, object] = {}
+    exec("from cardtable.survey import *", names)
+    needed = {"Survey", "ResultStore", "process_pool", "dask_cluster", "solve_deal", "Outcome", "summarize"}
+    assert needed <= names.keys()
+    for name in cardtable.survey.__all__:  # the parts' own objects, not copies
+        assert getattr(cardtable.survey, name).__module__.startswith("cardtable.survey."), name
+
+
+def test_importing_the_package_imports_neither_matplotlib_nor_dask() -> None:
+    """Both are imported on demand: a survey on one machine, or a program that only reads results, pays for neither."""
+    found = "import sys, cardtable.survey; print(*sorted({m.split('.')[0] for m in sys.modules}))"
+    imported = subprocess.run([sys.executable, "-c", found], capture_output=True, text=True, check=True)
+    assert not {"matplotlib", "dask", "distributed"} & set(imported.stdout.split())
+    assert "cardtable" in imported.stdout.split()
 
 
 # -- statistics ----------------------------------------------------------------------
