@@ -8,6 +8,7 @@ Ctrl-C) does not show through a pipe.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -32,6 +33,7 @@ from cardtable.cli.session import Session
 from cardtable.cli.stats import TERMINAL_PLAYER, stats_table
 from cardtable.core.cards import card_symbol
 from cardtable.formats import deal_to_dict
+from cardtable.interrupts import Terminated
 from cardtable.render.text import wrap
 from cardtable.solver import draw
 from cardtable.store import GameStats, Store
@@ -192,6 +194,19 @@ def test_a_second_ctrl_c_during_a_hint_ends_the_session_as_documented(tmp_path: 
     finally:
         store.close()
     assert (record.status, len(record.moves), record.hints) == ("abandoned", 1, 1)
+
+
+def test_a_terminal_that_fails_to_read_has_hung_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read may fail before the closed window's SIGHUP is handled: it ends the game as that SIGHUP would."""
+
+    def hung_up(prompt: str) -> str:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr("builtins.input", hung_up)
+    monkeypatch.setattr(play_module.sys.stdin, "isatty", lambda: True)
+    with pytest.raises(Terminated) as ended:
+        play_module.read_line(PROMPT)
+    assert ended.value.exit_code == 128 + signal.SIGHUP
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])

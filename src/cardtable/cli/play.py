@@ -10,6 +10,7 @@ its width.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -51,13 +52,23 @@ PROMPT: Final = "> "
 
 
 def read_line(prompt: str) -> str | None:
-    """A line typed after ``prompt``, or None at end of input or on Ctrl-C."""
+    """A line typed after ``prompt``, or None at end of input or on Ctrl-C.
+
+    A terminal that fails to read (EIO) has hung up: its window closed. The
+    kernel's SIGHUP may be handled only after the read has failed, so the
+    failure is taken as that SIGHUP, not as an error that the signal would
+    have turned into a clean end (exit code 129, the game kept).
+    """
     try:
         return input(prompt)
     except Terminated:
         raise  # not the player's Ctrl-C: the session ends with the signal's exit code
     except (EOFError, KeyboardInterrupt):
         return None
+    except OSError as error:
+        if error.errno == errno.EIO and sys.stdin.isatty():
+            raise Terminated(signal.SIGHUP) from None
+        raise
 
 
 def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
