@@ -30,6 +30,7 @@ SHORT_WINDOW: Final = {"width": 844, "height": 460}
 """The phone turned on its side: as small cards as upright (34 px), less room still."""
 FAN: Final = "fan"
 ALEXANDER: Final = "alexander-the-great"
+LUCIE: Final = "alexander-the-great-lucie"
 LEAST_WIDTH: Final = 48
 """The narrowest card, in pixels, that Fan's table may come to as a fan grows to 14 cards on the phone
 (sideways alone, it came to 34 and scrolled)."""
@@ -49,16 +50,17 @@ PLACES: Final = """() => {
 """Each pile's place as drawn (its slot and cards together) and the captions' boxes, in the window."""
 
 
-def spades_to_build(under: int = 2) -> dict[str, Any]:
-    """Fan with K♠ to 2♠ on top of fans 0 to 11, two cards under each (``under`` under K♠), the rest in fans
-    12 to 16 and A♠ home: moves t1 t0 to t11 t0 build a fan of 12 + ``under`` (15, the longest a fan gets)."""
+def spades_to_build(under: int = 2, game: str = FAN) -> dict[str, Any]:
+    """Fan (or Lucie, whose fans are Fan's) with K♠ to 2♠ on top of fans 0 to 11, two cards under each
+    (``under`` under K♠), the rest in fans 12 to 16 and A♠ home: moves t1 t0 to t11 t0 build a fan of
+    12 + ``under`` (15, the longest a fan gets)."""
     others = [rank + suit for suit in "HDC" for rank in RANKS]
     fans = [
         [others.pop() for _ in range(under if rank == "K" else 2)] + [rank + "S"]
         for rank in reversed(RANKS[1:])
     ]
     fans += [[others.pop(), others.pop(), others.pop()] for _ in range(len(others) // 3)]
-    return deal_to_dict(fan_position(FAN, [" ".join(fan) for fan in fans]))
+    return deal_to_dict(fan_position(game, [" ".join(fan) for fan in fans]))
 
 
 def a_long_fan() -> dict[str, Any]:
@@ -202,19 +204,24 @@ def test_fans_splayed_down_are_played_by_drags_and_crossed_by_arrow_keys(
 
 
 @pytest.mark.parametrize(
-    ("screen", "smallest"),
-    [(LAPTOP, 44), (ON_ITS_SIDE, 34), (SHORT_WINDOW, 34)],
-    ids=["laptop", "phone-on-its-side", "short-window"],
+    ("game", "screen", "smallest"),
+    [
+        (FAN, LAPTOP, 44),
+        (FAN, ON_ITS_SIDE, 34),
+        (FAN, SHORT_WINDOW, 34),
+        (LUCIE, ON_ITS_SIDE, 34),  # its long name and Redeal button took the status line to two lines
+    ],
+    ids=["laptop", "phone-on-its-side", "short-window", "lucie-phone-on-its-side"],
 )
 def test_a_fan_built_to_15_cards_fits_a_short_screen_without_scrolling(
-    browser: Browser, live_server: LiveServer, screen: dict[str, int], smallest: int
+    browser: Browser, live_server: LiveServer, game: str, screen: dict[str, int], smallest: int
 ) -> None:
     """``smallest``: the smallest card the page draws there; a table that does not fit even so scrolls."""
     with on_a_screen(browser, live_server, **screen) as page:
         autoplay_off(page)
-        page.request.post("/api/plays", data={"game": FAN, "position": spades_to_build(under=3)})
+        page.request.post("/api/plays", data={"game": game, "position": spades_to_build(under=3, game=game)})
         page.goto("/")
-        table_at(page, moves=0, game=FAN)
+        table_at(page, moves=0, game=game)
         widths, ways = [card_width(page)], [splay_of(page)]
         for moves in range(1, 12):  # t0 grows from 4 cards to 15: the room it doubles to no longer fits
             play(page, {"from": f"fan/{moves}", "to": "fan/0"})

@@ -146,7 +146,9 @@ function show(view, motion) {
   const previous = page.view;
   page.view = view;
   page.received = performance.now();
-  $("title").textContent = `${view.name} · ${view.deal === null ? "own position" : `deal ${view.deal}`}`;
+  // the name in a span of its own, which a phone on its side cuts short rather than the deal
+  const name = Object.assign(document.createElement("span"), { textContent: view.name });
+  $("title").replaceChildren(name, ` · ${view.deal === null ? "own position" : `deal ${view.deal}`}`);
   document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
   const game = $("game");
   if (![...game.options].some((o) => o.value === view.game)) {
