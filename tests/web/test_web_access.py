@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from web.browsing import on_a_screen, open_deal, opened_moves, table_at
@@ -106,6 +107,32 @@ def test_a_phone_s_toast_takes_the_screen_s_width_and_a_tap_on_the_felt_puts_a_p
         expect(toast).to_be_visible()
         shown = toast.bounding_box()
         assert shown is not None and shown["width"] > 0.8 * 390, shown
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (360, 780), (844, 390)])
+def test_a_phone_shows_whether_autoplay_is_on_in_the_bar_s_one_line(
+    browser: Browser, live_server: LiveServer, width: int, height: int
+) -> None:
+    """Autoplay moves cards unasked: its box stays in sight with the menu closed (it was in the menu), and a
+    screen reader hears its name and state, whether it is set by a tap or from the keyboard."""
+    with on_a_screen(browser, live_server, width, height, has_touch=True, is_mobile=True) as page:
+        page.goto(f"/?game={ACEY}&deal=7")
+        table_at(page, moves=opened_moves(ACEY, 7), game=ACEY, deal=7)
+        expect(page.locator("#menu")).to_have_attribute("aria-expanded", "false")
+        box = page.get_by_role("checkbox", name="autoplay")
+        expect(box).to_be_visible()
+        expect(box).to_be_checked()  # on by default
+        tops = page.locator("#bar button:visible, #bar select:visible, #bar .check:visible").evaluate_all(
+            "els => els.map((e) => e.getBoundingClientRect().top)"
+        )
+        assert max(tops) - min(tops) < 10, f"the bar takes more than a line: {tops}"
+        box.tap()
+        expect(box).not_to_be_checked()
+        assert page.evaluate("localStorage.getItem('cardtable.autoplay')") == "false"
+        box.focus()
+        page.keyboard.press("Space")
+        expect(box).to_be_checked()
+        expect(page.locator("#menu")).to_have_attribute("aria-expanded", "false")
 
 
 def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(

@@ -323,7 +323,7 @@ def test_touch_taps_play_too(browser: Browser, live_server: LiveServer) -> None:
         page = context.new_page()
         open_deal(page, ALEXANDER, 10)
         page.tap("#menu")
-        expect(page.locator("#autoplay")).to_be_hidden()
+        expect(page.locator("#deal-number")).to_be_hidden()
         for pile in ("fan/5", "foundation/2"):
             x, y = _centre_of_slot(page, pile)
             page.touchscreen.tap(x, y)
