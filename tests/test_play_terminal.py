@@ -18,6 +18,7 @@ import select
 import signal
 import struct
 import subprocess
+import sys
 import termios
 import time
 from pathlib import Path
@@ -203,7 +204,7 @@ def test_a_terminal_that_fails_to_read_has_hung_up(monkeypatch: pytest.MonkeyPat
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr("builtins.input", hung_up)
-    monkeypatch.setattr(play_module.sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     with pytest.raises(Terminated) as ended:
         play_module.read_line(PROMPT)
     assert ended.value.exit_code == 128 + signal.SIGHUP
