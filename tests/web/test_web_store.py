@@ -11,7 +11,7 @@ import pytest
 from cardtable import deal, load_game
 from cardtable.core.notation import parse_move
 from cardtable.server.play import Play
-from cardtable.server.plays import Plays
+from cardtable.server.plays import Plays, StaleViewError
 from cardtable.store import ConflictError, DatabaseFileError, PlayRecord, Store, game_stats
 from cardtable.store.schema import PLAYS, VERSION
 
@@ -56,6 +56,23 @@ def test_a_stale_write_is_refused(tmp_path: Path) -> None:
         store.save(second)
     saved = store.get("p", "a")
     assert saved is not None and saved.hints == 1 and saved.version == 1
+
+
+def test_a_change_another_process_wrote_first_is_refused_with_the_play_as_it_stands(tmp_path: Path) -> None:
+    """Two servers on one file: the one that loses the race answers as for a stale tab, with the play to show."""
+    ours, theirs = (Plays(Store(tmp_path / "db.sqlite")) for _ in range(2))
+    fan = load_game("fan")
+    play = ours.start("p", deal(fan, 1))
+
+    def raced(mine: Play) -> None:
+        theirs.change("p", play.record.id, lambda other: other.play(parse_move(other.state, "t1 t6")))
+        mine.play(parse_move(mine.state, "t4 t12"))
+
+    with pytest.raises(StaleViewError) as refused:
+        ours.change("p", play.record.id, raced)
+    assert [m.text() for m in refused.value.play.state.move_stack] == ["fan/1 fan/6 5S"]
+    stored = ours.get("p", play.record.id)
+    assert stored.board == refused.value.play.board
 
 
 def test_starting_a_game_abandons_or_forgets_the_last_one(tmp_path: Path) -> None:

@@ -9,15 +9,19 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.state import State
 from cardtable.server.play import Play
-from cardtable.store import DamagedRecordError, PlayRecord, Store
+from cardtable.store import ConflictError, DamagedRecordError, PlayRecord, Store
 
 
 class NotFoundError(CardtableError):
     """No such play, or not this player's: the two look the same from outside."""
+
+
+STALE: Final = "the game changed in another tab or window: here it is as it stands now; nothing was done"
 
 
 class StaleViewError(CardtableError):
@@ -81,14 +85,14 @@ class Plays:
         with self._lock:
             play = self.get(player, play_id)
             if board is not None and board != play.board:
-                raise StaleViewError(
-                    "the game changed in another tab or window: here it is as it stands now; nothing was done",
-                    play,
-                )
+                raise StaleViewError(STALE, play)
             before = play.kept()
             action(play)
             if play.kept() != before:  # an action that changed nothing (nothing to send home) writes nothing
-                self.store.save(play.save_to(self.clock()))
+                try:
+                    self.store.save(play.save_to(self.clock()))
+                except ConflictError:  # written meanwhile by another process on the file: a second server
+                    raise StaleViewError(STALE, self.get(player, play_id)) from None
         return play
 
 
