@@ -349,6 +349,23 @@ def test_unreadable_files_fail_in_one_line(tmp_path: Path, command: str) -> None
     assert_fails(run(command, str(binary)), 2, "not UTF-8 text")
 
 
+NUL_NAME = "a\x00b.json"
+"""A name no file system takes: Python's file functions raise ValueError for it, not an OSError."""
+NO_NUL = "a file name cannot hold a null character"
+
+
+@pytest.mark.parametrize("command", ["moves", "check", "hint", "solve", "play"])
+def test_a_file_read_whose_name_holds_a_null_character_is_refused_in_one_line(command: str) -> None:
+    assert_fails(run(command, NUL_NAME), 2, f"cannot read {NUL_NAME!r}: {NO_NUL}")
+
+
+@pytest.mark.parametrize(
+    "command", [["stats"], ["play", "fan", "1"], ["serve"], ["survey", "fan", "--deals", "1-2"]]
+)
+def test_a_database_whose_name_holds_a_null_character_is_refused_in_one_line(command: list[str]) -> None:
+    assert_fails(run(*command, "--db", NUL_NAME), 2, f"invalid value for '--db': {NUL_NAME!r}: {NO_NUL}")
+
+
 def test_a_game_id_alone_is_read_as_a_file_with_a_hint() -> None:
     assert_fails(run("moves", "fan"), 2, "cannot read 'fan'", "give the game and a number: fan 42")
 

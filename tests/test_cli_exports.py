@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import assert_fails
+from test_cli import NO_NUL, NUL_NAME, assert_fails
 from test_survey_cli import run
 
 
@@ -28,6 +28,15 @@ def test_report_will_not_write_over_its_database(results: Path, option: str) -> 
     other = str(results.parent / ".." / results.parent.name / results.name)  # another path to it
     assert_fails(run("report", "fan", "--db", str(results), option, other), 2, "is the results database")
     assert results.read_bytes() == before
+
+
+@pytest.mark.parametrize("option", ["--solutions", "--csv", "--plot"])
+def test_an_export_whose_name_holds_a_null_character_is_refused_in_one_line(
+    results: Path, option: str
+) -> None:
+    name = NUL_NAME.replace(".json", ".png")
+    said = f"cannot write {name!r}: {NO_NUL}; nothing was written"
+    assert_fails(run("report", "fan", "--db", str(results), option, name), 2, said)
 
 
 @pytest.mark.parametrize("companion", ["-wal", "-shm", "-journal"])

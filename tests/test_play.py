@@ -647,6 +647,16 @@ def test_a_failed_save_says_why_and_keeps_the_old_file(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == before and list(tmp_path.iterdir()) == [path]
 
 
+def test_a_save_whose_name_holds_a_null_character_is_refused_and_the_game_goes_on() -> None:
+    said = play("fan", "3", "--no-stats", lines=["t6 f0", "save a\x00b.json", "t1 f0", "q", "q"])
+    assert said.exit_code == 0, said.output
+    assert (
+        "cannot save to 'a\\x00b.json': a file name cannot hold a null character; nothing was written"
+        in said.output
+    )
+    assert "t1 f0: 2♣" in said.output and "Not saved: 2 moves." in said.output
+
+
 def test_play_resumes_a_saved_game_a_solution_or_a_deal_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

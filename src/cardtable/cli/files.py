@@ -64,6 +64,8 @@ def text_pieces(path: str) -> Iterator[str]:
     A gzip-compressed file is read as the text it holds, whatever its name, so
     a large file of solutions can be kept compressed and checked as it is.
     """
+    if (unnamable := name_problem(path)) is not None:
+        raise InputFileError(f"cannot read {path!r}: {unnamable}")
     try:
         with _opened(path) as raw:
             compressed = raw.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
@@ -90,6 +92,25 @@ def _opened(path: str) -> Iterator[io.BufferedReader]:
         return
     stdin = sys.stdin.buffer  # CliRunner's too: it replaces sys.stdin
     yield stdin if isinstance(stdin, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, stdin))
+
+
+def name_problem(path: str) -> str | None:
+    """Why ``path`` can name no file, or None: it holds a NUL character, which no file system takes.
+
+    Python's file functions raise ValueError for one, not the OSError every
+    other bad name gives, and a name typed in ``play`` (``save``) can hold one.
+    """
+    return "a file name cannot hold a null character" if "\0" in path else None
+
+
+class FileName(click.Path):
+    """click's Path, which refuses a name that can name no file (see :func:`name_problem`) in one
+    line, where its look at the file would raise ValueError."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and (problem := name_problem(value)) is not None:
+            self.fail(f"{value!r}: {problem}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def _reason(problem: OSError, path: str) -> str:
@@ -191,6 +212,8 @@ class Staging:
     @contextmanager
     def _raw(self, path: str) -> Iterator[IO[bytes]]:
         self._at = path
+        if (problem := name_problem(path)) is not None:
+            raise self.error(path, f"{problem}; {self._written_words()}")
         if (self.dash and path == STDOUT) or goes_to_standard_output(path):
             click.get_text_stream("stdout").flush()  # what was printed before comes first
             with _Borrowed(click.get_binary_stream("stdout")) as stream:

@@ -17,6 +17,7 @@ from typing import Final, TypeVar
 
 import click
 
+from cardtable.cli.files import FileName
 from cardtable.core.errors import CardtableError, reason
 from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.store import DatabaseFileError, GameStats, PlayRecord, Store, game_stats
@@ -45,7 +46,7 @@ def db_option(what: str) -> Callable[[F], F]:
     """The ``--db`` option of the commands that share the database; ``what`` says what it holds."""
     return click.option(
         "--db",
-        type=click.Path(dir_okay=False),
+        type=FileName(dir_okay=False),
         default=None,
         callback=_named_file,
         help=f"SQLite file for {what} [default: in the user data directory].",

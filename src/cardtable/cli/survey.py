@@ -36,7 +36,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cardtable.cli.files import STDOUT, Staging, goes_to_standard_output, is_stream
+from cardtable.cli.files import STDOUT, Staging, goes_to_standard_output, is_stream, name_problem
 from cardtable.cli.info import OptionConflictError
 from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, position_count
 from cardtable.cli.stats import db_option
@@ -406,6 +406,9 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
         raise ExportError(
             f"--plot {plot!r} has no file type: give a name such as plot.png, plot.svg or plot.pdf"
         )
+    for path in outputs.values():  # before the first is written, so that none is
+        if (problem := _unwritable(path)) is not None:
+            raise ExportError(f"cannot write {path!r}: {problem}; nothing was written")
     seen = {_identity(db): "the results database"}
     for companion in SQLITE_COMPANIONS:  # SQLite's own files beside it, which it would delete or read back
         seen[_identity(Path(f"{db}{companion}"))] = f"the results database's {companion} file"
@@ -414,12 +417,16 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
         if where in seen:
             raise ExportError(f"{option} {path!r} is {seen[where]}: it would be written over")
         seen[where] = f"the {option} file too"
-    for path in outputs.values():  # before the first is written, so that none is
-        if is_stream(path):  # a pipe or a device is written to where it is
-            continue
-        target = Path(os.path.realpath(path))  # through a link, the file it names is replaced
-        if (problem := folder_problem(target) or read_only_folder(target)) is not None:
-            raise ExportError(f"cannot write {path!r}: {problem}; nothing was written")
+
+
+def _unwritable(path: str) -> str | None:
+    """Why an export cannot be written at ``path`` (its name, its folder), or None if it can."""
+    if (problem := name_problem(path)) is not None:
+        return problem
+    if is_stream(path):  # a pipe or a device is written to where it is
+        return None
+    target = Path(os.path.realpath(path))  # through a link, the file it names is replaced
+    return folder_problem(target) or read_only_folder(target)
 
 
 def _identity(path: Path) -> tuple[int, int] | Path:
