@@ -124,6 +124,22 @@ def test_an_illegal_move_is_one_line_and_changes_nothing() -> None:
     assert game.moves == 0 and game.state == deal(load_game("alexander-the-great"), 1)
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("fan/1 foundation/0", "not a move: 'fan/1 foundation/0' (try "),
+        (
+            '{"from":"fan/1","to":"foundation/0"}',
+            """not a move: '{"from":"fan/1","to":"foundation/0"}' (try """,
+        ),
+        ("save fan/3/x.json", "cannot save to 'fan/3/x.json': "),
+    ],
+)
+def test_a_line_naming_piles_as_formats_md_does_is_quoted_as_typed(line: str, said: str) -> None:
+    """Piles are named by code in what the rules say, never in what the player typed."""
+    assert session("fan", 3).handle(line).message.startswith(said)
+
+
 def test_undo_and_redo_walk_the_moves() -> None:
     game = session("fan", 1)
     start = game.state.copy()

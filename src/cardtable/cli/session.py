@@ -38,9 +38,15 @@ from cardtable.cli.stats import (
 )
 from cardtable.core.cards import card_symbol
 from cardtable.core.deals import dealt_number
-from cardtable.core.errors import CardtableError, InvalidSaveError, NothingToDoError, quoted
+from cardtable.core.errors import (
+    CardtableError,
+    IllegalMoveError,
+    InvalidSaveError,
+    NothingToDoError,
+    quoted,
+)
 from cardtable.core.move import CARD, DEAL, REDEAL, Move
-from cardtable.core.notation import move_text, parse_move, pile_code, plural, with_codes
+from cardtable.core.notation import in_codes, move_text, parse_move, pile_code, plural
 from cardtable.core.state import State
 from cardtable.formats import (
     SavedGame,
@@ -191,8 +197,10 @@ class Session:
                     f"{first.lower()!r} takes nothing after it: not {quoted(line.strip(), 24)}"
                 )
             return Reply(self.play(line), redraw=True)
+        except IllegalMoveError as error:  # the rules name piles as formats.md does, the player by code
+            return Reply(str(in_codes(self.state, error)))
         except CardtableError as error:
-            return Reply(with_codes(self.state, str(error)))
+            return Reply(str(error))
 
     def _enter(self) -> Reply:
         """Enter alone deals from the stock, the commonest move of stock games.

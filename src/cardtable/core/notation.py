@@ -61,6 +61,15 @@ def with_codes(state: State, text: str) -> str:
     return re.sub(rf"\b({names})/([0-9]+)\b", code, text)
 
 
+def in_codes(state: State, error: IllegalMoveError) -> IllegalMoveError:
+    """``error`` with the piles of its reason named by code (see :func:`with_codes`), its move quoted as given.
+
+    The move is what the player typed, and a message quotes input as it was
+    typed, even where it names piles as formats.md does (``fan/1 foundation/0``).
+    """
+    return IllegalMoveError(with_codes(state, error.reason), error.move)
+
+
 def plural(count: int, word: str) -> str:
     """A count as messages write it: ``1 move``, ``2 moves``, ``2,000 positions``."""
     return f"{count:,} {word}{'' if count == 1 else 's'}"

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from cardtable.core.deals import deal, random_deal
 from cardtable.core.errors import IllegalMoveError, InvalidDealError, UnknownGameError
 from cardtable.core.move import Move
-from cardtable.core.notation import move_text, parse_move, with_codes
+from cardtable.core.notation import in_codes, move_text, parse_move
 from cardtable.core.spec import OPTION_WORDS
 from cardtable.formats import deal_from_dict, move_from_dict
 from cardtable.games import GAMES, load_game
@@ -160,7 +160,7 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
         try:
             move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
         except IllegalMoveError as error:  # the core names piles as formats.md does, the page by code
-            raise IllegalMoveError(with_codes(play.state, error.reason), error.move) from None
+            raise in_codes(play.state, error) from None
         play.play(move, autoplay=body.autoplay)
 
     return play_view(plays.change(who, play_id, act, body.board))
