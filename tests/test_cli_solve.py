@@ -259,6 +259,18 @@ def test_a_solved_line_shows_the_fans_each_redeal_deals() -> None:
     assert redeals, "deal 1's line goes through a redeal"
 
 
+def test_a_solved_line_typed_as_printed_plays_to_the_win_card_by_card() -> None:
+    """docs/terminal.md: the card is printed so that a line replayed by hand can be checked card by card."""
+    printed = run("solve", "alexander-the-great-lucie", "1").output
+    game = Session(deal(load_game("alexander-the-great-lucie"), 1))
+    for typed in re.findall(r"\b[0-9]+\. (.+?)(?= {3}|$)", printed, flags=re.MULTILINE):
+        reply = game.handle(typed)
+        assert reply.redraw, (typed, reply.message)
+    assert game.state.is_won()
+    wrong = Session(deal(load_game("fan"), 3)).handle("t6 f0 2♣")
+    assert wrong.message == "illegal move: 't6 f0 2♣': t6 holds A♣ on top, not 2♣"
+
+
 def shown_on_a_terminal(columns: int, *args: str) -> list[str]:
     """The lines ``cardtable ARGS`` shows on a terminal ``columns`` wide, once it has ended."""
     pid, terminal = on_a_terminal(columns, *args)

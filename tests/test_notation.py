@@ -14,6 +14,7 @@ from cardtable import (
     deal,
     load_game,
 )
+from cardtable.core.cards import card_name, card_symbol
 from cardtable.core.notation import move_text, parse_move, pile_code
 from helpers import ALEXANDER, FAN, GAME_IDS, LUCIE, acey_position, fan_position, names, random_play
 
@@ -335,3 +336,40 @@ def test_a_card_named_then_where_it_goes() -> None:
         parse_move(state, "6s t9")
     with pytest.raises(InvalidMoveError, match=r"^not a move: 'zz t1'"):
         parse_move(state, "zz t1")
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_move_typed_with_its_card_as_solve_prints_it_round_trips(game: str) -> None:
+    for number in (1, 2):
+        state = deal(load_game(game), number)
+        for _ in range(25):
+            for move in state.legal_moves:
+                if move.card is not None:
+                    text = move_text(state, move)
+                    for card in (card_symbol(move.card), card_name(move.card).lower()):
+                        assert parse_move(state, f"{text} {card}") == move
+            if not random_play(state, number, 1):
+                break
+
+
+@pytest.mark.parametrize(
+    "text", ["t6 f0 A♣", "t6 f0 AC", "t6 f0 a♣", "t6f0 ac", "t6 f A♣", "t6 A♣", "T6 F0 A♣"]
+)
+def test_the_card_after_the_piles_is_checked_and_may_be_written_any_way_a_card_is(text: str) -> None:
+    assert parse_move(deal(load_game(FAN), 3), text) == Move.from_text("fan/6 foundation/0 AC")
+
+
+@pytest.mark.parametrize("text", ["t6 f0 2♣", "t6 f 2c", "t6 2C"])
+def test_a_card_after_the_piles_that_is_not_on_top_of_the_first_is_refused(text: str) -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(deal(load_game(FAN), 3), text)
+    assert str(caught.value) == f"illegal move: {text!r}: t6 holds A♣ on top, not 2♣"
+
+
+def test_a_card_after_the_piles_never_names_the_stocks_top_and_an_empty_pile_is_told_so() -> None:
+    state = acey_position(up=(5, 13, 13, 13), tableau=["6D", "9C", "TC", "JC"], stock="7H 8H", rest="waste")
+    for text in ("s w 7c", "s t0 8h"):
+        with pytest.raises(IllegalMoveError, match=r"the stock is only dealt from$"):
+            parse_move(state, text)
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: 't5 f0 ac': t5 is empty$"):
+        parse_move(alexander(), "t5 f0 ac")

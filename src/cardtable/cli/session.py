@@ -445,6 +445,7 @@ class Session:
             "  t3       the top card of t3 onto a foundation, or onto the one pile that takes it",
             "  7c       that card, if it is on top, the same way (ranks A 2-10 J Q K or T, suits c d h s)",
             "  7c t3    that card onto t3; 7c f onto a foundation that takes it",
+            "  t3 f1 7c as t3 f1, if 7c is the card on top of t3 (a line 'cardtable solve' prints)",
         ]
         if state.plan.stock is not None:
             lines.append("  d        deal a card from the stock onto the waste (Enter alone does too)")

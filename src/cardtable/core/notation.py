@@ -7,6 +7,9 @@ foundations, ``t0``... for the fans or tableau, ``r0``/``r1`` for the reserves,
 * ``t3 f1`` (or ``t3f1``): the top card of t3 onto f1;
 * ``t3 f``: the top card of t3 onto a pile of that group that takes it (a
   foundation first, as below);
+* ``t3 f1 7c`` (or ``t3 f1 7♣``, as ``cardtable solve`` prints a line): as
+  ``t3 f1``, and the card is checked to be the one on top of t3; so with
+  ``t3 f 7c`` and ``t3 7c``;
 * ``t3`` or a card name such as ``7c``: that card onto a foundation that takes it,
   or else onto the only pile that takes it;
 * ``d`` (or ``deal``): deal a card from the stock onto the waste;
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from cardtable.core.cards import card_symbol, parse_card
+from cardtable.core.cards import Card, card_symbol, parse_card
 from cardtable.core.errors import (
     AmbiguousMoveError,
     IllegalMoveError,
@@ -92,10 +95,13 @@ def parse_move(state: State, text: str) -> Move:
         return _checked(state, Move.redeal(), text)
     if _is_card(words):
         return _card_move(state, words, text)
-    match = _PILES.match(words)
+    piles, card = _piles_and_card(words)
+    match = _PILES.match(piles)
     if match is not None and (match.group(2) or match.group(3) or _single_pile(state, match.group(1))):
         letter, number, to_letter, to_number = match.groups()
         source = _pile(state, letter, number, text)
+        if card is not None:
+            _check_top(state, source, card, text)
         if to_letter is None:
             return _only_move(state, source, text)
         if not to_number and not _single_pile(state, to_letter):
@@ -109,6 +115,31 @@ def parse_move(state: State, text: str) -> Move:
     if to is not None and _is_card(to.group(1)):
         return _card_move(state, to.group(1), text, to.group(2), to.group(3))
     return _card_move(state, words, text)
+
+
+def _piles_and_card(words: str) -> tuple[str, Card | None]:
+    """``words`` split into the piles and the card written after them (``t6 f0 a♣``), or left whole with None.
+
+    ``cardtable solve`` prints each move of a line with the card it moves, so
+    that a line replayed by hand can be checked card by card: typed as printed,
+    the card is that check.
+    """
+    parts = words.rsplit(None, 1)
+    if len(parts) < 2 or not _is_card(parts[1]) or _is_card(parts[0]):  # 'as kh' is no pile and a card
+        return words, None
+    return parts[0], parse_card(parts[1])
+
+
+def _check_top(state: State, source: PileId, card: Card, text: str) -> None:
+    """Refuse a move whose card is not the one on top of ``source``; an empty pile or the stock is told later.
+
+    The stock is face down: its top is not named.
+    """
+    pile = state.pile(source)
+    if pile and pile[-1] != card and state.spec.group(source.group).kind is not Kind.STOCK:
+        raise IllegalMoveError(
+            f"{pile_code(state, source)} holds {card_symbol(pile[-1])} on top, not {card_symbol(card)}", text
+        )
 
 
 def _is_card(words: str) -> bool:
