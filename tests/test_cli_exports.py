@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import NO_NUL, NUL_NAME, assert_fails
+from test_cli import NO_NUL, NUL_NAME, assert_fails, script
 from test_survey_cli import run
 
 
@@ -157,3 +157,21 @@ def test_an_export_that_fails_says_what_was_written_before_it(results: Path, tmp
         assert_fails(
             streamed, 2, "cannot write '/dev/full': no space left on device; only standard output was written"
         )
+
+
+@pytest.mark.parametrize("option", ["--solutions", "--csv"])
+def test_an_export_to_standard_output_stopped_by_a_closed_pipe_ends_quietly_as_every_command_does(
+    results: Path, option: str
+) -> None:
+    reading, writing = os.pipe()
+    os.close(reading)  # as after '| head -1' has read its line
+    try:
+        done = subprocess.run(
+            [script(), "report", "fan", "--db", str(results), option, "-"],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(writing)
+    assert (done.returncode, done.stderr) == (1, "")

@@ -195,6 +195,8 @@ class Staging:
         except OSError as failed:
             problem = failed
         self._discard()
+        if isinstance(problem, BrokenPipeError) and self._to_standard_output(self._at):
+            return  # output stopped by a closed pipe (| head): click ends the command quietly, as any other
         if isinstance(problem, OSError) and not isinstance(problem, CardtableError):
             raise self.error(self._at, f"{reason(problem)}; {self._written_words()}") from None
 
@@ -214,7 +216,7 @@ class Staging:
         self._at = path
         if (problem := name_problem(path)) is not None:
             raise self.error(path, f"{problem}; {self._written_words()}")
-        if (self.dash and path == STDOUT) or goes_to_standard_output(path):
+        if self._to_standard_output(path):
             click.get_text_stream("stdout").flush()  # what was printed before comes first
             with _Borrowed(click.get_binary_stream("stdout")) as stream:
                 yield cast(IO[bytes], stream)
@@ -232,6 +234,10 @@ class Staging:
             self._written.append(raw.name)
             yield raw
         self._ready.append((raw.name, target, path))
+
+    def _to_standard_output(self, path: str) -> bool:
+        """Whether ``path`` is standard output: ``-`` where :attr:`dash` says so, or a path to its file."""
+        return (self.dash and path == STDOUT) or goes_to_standard_output(path)
 
     def _put_in_place(self) -> None:
         for temporary, target, _ in self._ready:
