@@ -734,6 +734,24 @@ def test_the_words_of_play_for_files_and_quitting(tmp_path: Path, monkeypatch: p
     assert (tmp_path / "my game.json").is_file()
 
 
+def test_a_save_of_an_empty_name_or_an_open_quote_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    game = session("fan", 1)
+    game.save("kept.json")
+    game.play("t10 f0")
+    for line in ('save ""', "save ''", 'save " "'):
+        assert game.handle(line).message == f"{line!r} names no file: give a name, or type save alone"
+    assert game.handle('save "a b.json').message == (
+        "the quote in 'save \"a b.json' is not closed: quote a name with spaces whole,"
+        ' as in save "my game.json"'
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]
+    assert read_saved_game((tmp_path / "kept.json").read_text()).moves == []  # not saved over either
+    assert game.unsaved
+
+
 @pytest.mark.parametrize(
     ("text", "problem"),
     [

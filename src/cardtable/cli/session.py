@@ -181,9 +181,9 @@ class Session:
             command = COMMANDS.get(words)
             if command is not None:
                 return command(self)
-            first, _, rest = line.strip().partition(" ")
+            first = line.strip().partition(" ")[0]
             if first.lower() == "save":
-                return Reply(self.save(_path_typed(rest)))
+                return Reply(self.save(_path_typed(line.strip())))
             if first.lower() in ("undo", "u"):
                 return Reply(self.undo(_undo_count(line)), redraw=True)
             if (
@@ -576,12 +576,22 @@ def pile_ranges(state: State) -> str:
     return ", ".join(parts)
 
 
-def _path_typed(text: str) -> str | None:
-    """The file named after ``save``, quoted as a shell would quote it if it is (``"my game.json"``), or None."""
+def _path_typed(line: str) -> str | None:
+    """The file named after ``save`` in ``line``, quoted as a shell would quote it if it is (``"my game.json"``), or None.
+
+    CommandError for a quote left open or a name of nothing (``save ""``): taken
+    as they stand, they would save to a file named with the quote, or to the
+    last save's.
+    """
     try:
-        words = shlex.split(text)
-    except ValueError:  # an unclosed quote: taken as it stands
-        words = [text.strip()]
+        words = shlex.split(line.partition(" ")[2])
+    except ValueError:
+        raise CommandError(
+            f"the quote in {quoted(line)} is not closed: quote a name with spaces whole,"
+            ' as in save "my game.json"'
+        ) from None
+    if any(not word.strip() for word in words):
+        raise CommandError(f"{quoted(line)} names no file: give a name, or type save alone")
     return " ".join(words) or None
 
 
