@@ -650,6 +650,44 @@ def test_save_alone_names_the_file_after_the_deal_then_keeps_it(
     ]
 
 
+def test_save_asks_once_before_replacing_a_file_that_is_not_this_games_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deal.json").write_text(CliRunner().invoke(main, ["deal", "fan", "3", "--json"]).output)
+    (tmp_path / "solution.json").write_text(CliRunner().invoke(main, ["solve", "fan", "3", "--json"]).output)
+    (tmp_path / "notes.txt").write_text("mine\n")
+    other = session("fan", 4)
+    other.save("other.json")
+    held = {
+        "deal.json": "holds a deal, fan deal 3",
+        "solution.json": "holds a solution of fan deal 3",
+        "other.json": "holds a saved game of fan deal 4",
+        "notes.txt": "already exists and holds no saved game",
+    }
+    kept = {name: (tmp_path / name).read_text() for name in held}
+    game = session("fan", 3)
+    game.play("t6 f0")
+    for name, words in held.items():
+        asked = f"{name!r} {words}: type save {name} again at once to replace it, or save elsewhere"
+        assert game.handle(f"save {name}").message == asked
+        assert game.handle("help").message and game.handle(f"save {name}").message == asked  # not at once
+        assert (tmp_path / name).read_text() == kept[name]
+        assert game.handle(f"save {name}").message.startswith(f"saved after 1 move to {name};")
+        assert read_saved_game((tmp_path / name).read_text()).moves == game.state.move_stack
+    game.play("t1 f0")
+    assert game.handle("save notes.txt").message.startswith("saved after 2 moves")  # its own save now
+    fresh = session("fan", 3)  # a save of the same deal is taken for an earlier save of this game
+    assert fresh.handle("save notes.txt").message.startswith("saved after 0 moves")
+    resumed = resumed_from(tmp_path / "other.json")  # this game's save, after 1 move
+    (tmp_path / "other.json").write_text("changed meanwhile\n")
+    assert resumed.handle(f"save {tmp_path / 'other.json'}").message.startswith("saved after 1 move")
+    (tmp_path / "solution.json").write_text(kept["solution.json"])  # the file a game is stepped through from
+    stepped = play("solution.json", "--no-stats", lines=["redo", "save solution.json", "q", "q"])
+    assert "'solution.json' holds a solution of fan deal 3: type save" in stepped.output
+    assert (tmp_path / "solution.json").read_text() == kept["solution.json"]
+
+
 def test_a_failed_save_says_why_and_keeps_the_old_file(tmp_path: Path) -> None:
     game = session("fan", 1)
     path = tmp_path / "fan.json"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from cardtable.cli.files import replaced
+from cardtable.cli.files import read_text, replaced
 from cardtable.cli.info import position_label
 from cardtable.cli.solve import (
     HINT_SECONDS,
@@ -50,8 +50,12 @@ from cardtable.core.notation import in_codes, move_text, parse_move, pile_code, 
 from cardtable.core.state import State
 from cardtable.formats import (
     SavedGame,
+    deal_from_dict,
     deal_to_dict,
     move_to_dict,
+    parse_json,
+    record_kind,
+    saved_game_from_dict,
 )
 from cardtable.interrupts import signal_handlers
 from cardtable.playing import Entry, GameInPlay
@@ -114,7 +118,9 @@ class Session:
         """Where ``save`` alone writes: the save the game was resumed from, or the file it was last saved to."""
         self._kept = self._opened = self._line()
         """The moves and undone moves as last saved (kept) or as opened: ``quit`` asks before losing others."""
-        self._quit_asked = False
+        self._asked: str | None = None
+        """What the latest line asked to be typed again at once to go ahead: :data:`QUIT`, or
+        ``save`` and the file it would replace; any other line drops the question."""
 
     @classmethod
     def resume(cls, saved: SavedGame, path: str, *, save_there: bool = True) -> Session:
@@ -172,10 +178,10 @@ class Session:
         words = line.strip().lower()
         now = self.clock()
         self.seconds, self._last_line = self._played_until(now), now
-        quit_asked, self._quit_asked = self._quit_asked, False
+        asked, self._asked = self._asked, None
         try:
             if words in QUIT_WORDS:
-                return self.quit(confirmed=quit_asked)
+                return self.quit(confirmed=asked == QUIT)
             if not words:
                 return self._enter()
             command = COMMANDS.get(words)
@@ -183,7 +189,7 @@ class Session:
                 return command(self)
             first = line.strip().partition(" ")[0]
             if first.lower() == "save":
-                return Reply(self.save(_path_typed(line.strip())))
+                return Reply(self.save(_path_typed(line.strip()), asked=asked))
             if first.lower() in ("undo", "u"):
                 return Reply(self.undo(_undo_count(line)), redraw=True)
             if (
@@ -267,11 +273,15 @@ class Session:
         self.game.restart()
         return "back at the start of the deal (redo replays your moves one by one)"
 
-    def save(self, path: str | None = None) -> str:
+    def save(self, path: str | None = None, *, asked: str | None = None) -> str:
         """Write the game to ``path`` (by default the save it came from, or one named after the deal).
 
         A file named after the deal is never written over unasked: it may be
-        anything. The file holds the deal and the moves, so undo still goes back past the
+        anything. Nor is another file that holds something else than this
+        game's save or a save of its deal (a deal file, a solution, another
+        deal's save): the first ``save`` of it asks, and the same save again
+        at once (``asked``, the question of the line before) replaces it.
+        The file holds the deal and the moves, so undo still goes back past the
         save. It is written whole beside its target and then put in its place,
         so a save that fails (a full disk, a bad path) leaves the old file as it was.
         """
@@ -287,6 +297,14 @@ class Session:
                 raise SaveFailedError(
                     f"{target!r} already exists: to replace it, name it (save {target}), or save elsewhere"
                 )
+        elif path is not None and (held := self._held_elsewhere(target)) is not None:
+            question = f"save {os.path.realpath(target)}"
+            if asked != question:
+                self._asked = question
+                raise SaveFailedError(
+                    f"{target!r} {held}: type save {shlex.quote(path)} again at once to replace it,"
+                    " or save elsewhere"
+                )
         saved = SavedGame(self._start(), list(self.state.move_stack), self.undone)
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
@@ -294,6 +312,33 @@ class Session:
         return (
             f"saved after {plural(self.moves, 'move')} to {target}; resume with: {play_file_command(target)}"
         )
+
+    def _held_elsewhere(self, target: str) -> str | None:
+        """What the file ``target`` holds, in words, if it is another file than this game's own save: None
+        for no ordinary file (none at all, a pipe, a device), the save this game keeps, or a save of its deal.
+
+        A save of the same deal is taken for an earlier save of this game. What
+        cannot be read as one of cardtable's files is something else all the same.
+        """
+        if not os.path.isfile(target):
+            return None
+        if self.save_path is not None and os.path.realpath(target) == os.path.realpath(self.save_path):
+            return None
+        try:
+            obj = parse_json(read_text(target), "", InvalidSaveError)
+            kind = record_kind(obj)
+            if kind == "deal":
+                return f"holds a deal, {position_label(deal_from_dict(obj))}"
+            if kind is not None:  # a saved game, or a solution
+                held = saved_game_from_dict(obj).deal
+                return (
+                    None
+                    if kind == "saved game" and held == self._start()
+                    else f"holds a {kind} of {position_label(held)}"
+                )
+        except CardtableError:
+            pass
+        return "already exists and holds no saved game"
 
     def _start(self) -> State:
         """The position the game started from: the deal, before any move."""
@@ -310,7 +355,7 @@ class Session:
     def quit(self, *, confirmed: bool = False) -> Reply:
         """End the session; with unsaved moves, only when asked twice in a row (the first time says so)."""
         if self.unsaved and not confirmed:
-            self._quit_asked = True
+            self._asked = QUIT
             status = self.outcome() if self.scorebook is not None and self.counts else None
             counted = f" (it then counts as {status} in your statistics)" if status is not None else ""
             return Reply(
@@ -628,6 +673,8 @@ COMMANDS: Final[dict[str, Callable[[Session], Reply]]] = {
 """The words that are commands, not moves; none of them is a pile code or a card."""
 QUIT_WORDS: Final = frozenset({"quit", "q", "exit"})
 """Also commands, handled by :meth:`Session.quit`, which must know whether the line before asked it."""
+QUIT: Final = "quit"
+"""The question ``quit`` asks with moves not saved (see :attr:`Session._asked`): quitting again at once leaves."""
 
 
 def play_file_command(path: str) -> str:
