@@ -9,6 +9,8 @@ import signal
 from pathlib import Path
 from typing import Final
 
+import pytest
+
 from cardtable import card_symbol, deal, load_game
 from cardtable.cli.session import Session
 from cardtable.formats import deal_to_json, read_solution, replay
@@ -33,6 +35,26 @@ def test_positions_from_files_are_told_apart_by_their_names(tmp_path: Path) -> N
         f"{start} (fan deal 3)",
         f"{near} (alexander-the-great)",
     ]
+
+
+def test_a_game_id_and_a_number_are_a_deal_even_where_files_have_their_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for moves and hint: './fan' names the file."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, deal_to_json(deal(load_game("fan"), 5)), "fan")
+    write(tmp_path, deal_to_json(deal(load_game("fan"), 6)), "3")
+    assert run("solve", "fan", "3").output.startswith("fan deal 3: won in 65 moves")
+    assert run("hint", "fan", "3").output.startswith("play t6 f0 (A♣ ")
+    assert (
+        run("moves", "fan", "3").output
+        == run("moves", "-", input=deal_to_json(deal(load_game("fan"), 3))).output
+    )
+    files = run("solve", "./fan", "./3").output
+    assert "./fan (fan deal 5): " in files and "./3 (fan deal 6): " in files
+    assert_fails(
+        run("solve", "fan", "3", "4"), 2, "one deal number after the game: fan 3", "the file 'fan' is ./fan"
+    )
 
 
 def test_solve_json_is_a_solution_that_check_accepts(tmp_path: Path) -> None:

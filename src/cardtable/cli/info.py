@@ -88,9 +88,15 @@ def numbered_deal(game: str, number: str) -> State:
     return deal(load_game(game), parse_deal_number(number))
 
 
+def names_a_game(source: str) -> bool:
+    """Whether an argument given before a deal number is the game: a game id always is, even where a
+    file has its name (``./fan`` names the file), and so is any other name that no file has."""
+    return find_game(source) is not None or not os.path.exists(source)
+
+
 def position(source: str, number: str | None) -> State:
     """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal or a saved game."""
-    if number is not None and find_game(source) is None and os.path.exists(source):
+    if number is not None and not names_a_game(source):
         raise OptionConflictError(
             f"{source!r} is a file, and one is enough: {number!r} is one argument too many"
         )

@@ -24,6 +24,7 @@ from cardtable.cli.info import (
     OptionConflictError,
     echo,
     echo_fitted,
+    names_a_game,
     numbered_deal,
     position,
     position_label,
@@ -65,19 +66,22 @@ def with_budget(command: click.decorators.FC) -> click.decorators.FC:
 def positions(sources: tuple[str, ...]) -> list[tuple[str, State]]:
     """``GAME N`` (one numbered deal) or any number of deal files (``-`` is standard input), each with its label.
 
-    Two arguments are ``GAME N`` unless the first is a file, when the first names
-    a game or the second looks like a deal number and is no file: so that
-    ``solve klondike 3`` or ``solve 'fan(x=1)' 3`` says what is wrong with the
-    game, as every other command does, not that there is no file by that name.
-    A position from a file is labelled with the file's name too, since files of
+    Two arguments are ``GAME N`` when the first is a game id, whatever files
+    there are, as for ``moves`` and ``hint`` (see :func:`names_a_game`; ``./fan``
+    names the file). When it is no game id and no file either, they are too if
+    the second looks like a deal number and is no file: so that ``solve
+    klondike 3`` or ``solve 'fan(x=1)' 3`` says what is wrong with the game, as
+    every other command does, not that there is no file by that name. A
+    position from a file is labelled with the file's name too, since files of
     one game, or positions of one deal, would otherwise read alike.
     """
-    if len(sources) == 2 and not os_path.exists(sources[0]) and _names_a_deal(*sources):
+    if len(sources) == 2 and names_a_game(sources[0]) and _names_a_deal(*sources):
         state = numbered_deal(sources[0], sources[1])
         return [(position_label(state), state)]
-    if len(sources) > 2 and find_game(sources[0]) is not None and not os_path.exists(sources[0]):
+    if len(sources) > 2 and find_game(sources[0]) is not None:
         raise OptionConflictError(
-            f"one deal number after the game: {sources[0]} {sources[1]} (several deals: deal files, or 'cardtable survey')"
+            f"one deal number after the game: {sources[0]} {sources[1]} (several deals: deal files, or"
+            f" 'cardtable survey'{f'; the file {sources[0]!r} is ./{sources[0]}' if os_path.exists(sources[0]) else ''})"
         )
     if sources.count(STDIN) > 1:
         raise OptionConflictError("'-' is given more than once: standard input can be read only once")
