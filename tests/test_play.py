@@ -845,6 +845,20 @@ def test_a_save_whose_moves_to_redo_no_longer_fit_opens_without_them_and_says_so
     assert refused.exit_code == 2 and "of the moves to redo, move 2 (" in refused.output
 
 
+def test_play_says_a_folder_is_one_and_that_standard_input_holds_the_lines_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    assert play("adir", lines=[]).stderr == "cardtable: cannot read 'adir': is a directory\n"
+    (tmp_path / "-").write_text(CliRunner().invoke(main, ["deal", "fan", "2", "--json"]).output)
+    assert play("-", lines=["q"]).stderr == (  # even with a file of that name: ./- names it
+        "cardtable: cannot read a game from standard input ('-'): play reads the lines typed from it;"
+        " give a file (./- names one called '-')\n"
+    )
+    assert "fan deal 2: play it again" in play("./-", lines=["q"]).output
+
+
 def test_play_still_says_an_unknown_game_is_unknown() -> None:
     result = play("klondike", lines=[])
     assert result.exit_code == 2 and "unknown game: 'klondike'" in result.output

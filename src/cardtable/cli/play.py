@@ -22,7 +22,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.files import read_file
+from cardtable.cli.files import STDIN, InputFileError, read_file
 from cardtable.cli.info import DealNumberCommand, numbered_deal
 from cardtable.cli.session import Session
 from cardtable.cli.stats import (
@@ -184,6 +184,11 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
     was saved or resumed from a save, which counts once it is won or lost.
     """
     out = console()
+    if game == STDIN and number is None:
+        raise InputFileError(
+            "cannot read a game from standard input ('-'): play reads the lines typed from it;"
+            " give a file (./- names one called '-')"
+        )
     if winnable and (number is not None or _names_a_file(game)):
         raise click.UsageError("--winnable picks a random deal: give GAME alone, not a deal number or a file")
     if number is None and _names_a_file(game):
@@ -246,10 +251,14 @@ def _winnable_session(game: str, out: Console) -> Session:
 
 
 def _names_a_file(argument: str) -> bool:
-    """Whether ``play``'s one argument is a file: not a game id, and an existing file or a .json name."""
+    """Whether ``play``'s one argument is a file: not a game id, and an existing file or a .json name.
+
+    A folder counts as a file, so that it is told as one (``cannot read 'x': is
+    a directory``), not as a game that is unknown.
+    """
     if find_game(argument) is not None:
         return False
-    return os.path.isfile(argument) or argument.lower().endswith(".json")
+    return os.path.exists(argument) or argument.lower().endswith(".json")
 
 
 def _session_from_file(path: str) -> Session:
