@@ -313,6 +313,7 @@ BAD_DEALS = [
     ("not json", "malformed deal json at line 1"),
     ("[1, 2]", "a deal must be a json object"),
     ('{"piles": {}}', "needs a 'game' id"),
+    ('{"game": "fan"}', "missing key 'piles': the deal's cards, pile group by pile group"),
     ("[" * 5000 + "]" * 5000, "nested too deeply"),
     (edit(lambda o: o.update(game="klondike")), "unknown game: 'klondike'"),
     (edit(lambda o: _swap_in(o, "1X")), "fan/0: not a card: '1X'"),

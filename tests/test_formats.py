@@ -295,7 +295,13 @@ BAD_DEALS: list[tuple[str, str, Any, str]] = [
         _set(["redeals_left"], 1),
         "redeals_left is 1; alexander-the-great-lucie(redeals=0) allows none",
     ),
-    ("no piles", ALEXANDER, _delete(["piles"]), "'piles' must be an object of pile groups"),
+    (
+        "no piles",
+        ALEXANDER,
+        _delete(["piles"]),
+        "missing key 'piles': the deal's cards, pile group by pile group",
+    ),
+    ("piles null", ALEXANDER, _set(["piles"], None), "'piles' must be an object of pile groups, not null"),
     ("piles a list", ALEXANDER, _set(["piles"], []), "'piles' must be an object of pile groups"),
     ("group not a list", ALEXANDER, _set(["piles", "fan"], "AS"), "pile group 'fan' must be a list of piles"),
     (
@@ -766,7 +772,7 @@ def test_a_solution_with_null_redeals_replays_the_same() -> None:
         ('{"deal": 7, "result": "won"}', "its 'deal' must be a deal object (with 'game' and 'piles'), not 7"),
         ('{"game": "fan", "deal": 7, "piles": {}}', "this looks like a deal, not a solution"),
         ('{"deal": {"game": "fan"}, "moves": [], "undone": []}', "this is a saved game, not a solution"),
-        ('{"deal": {"game": "fan"}, "result": "won"}', "its deal: 'piles' must be an object"),
+        ('{"deal": {"game": "fan"}, "result": "won"}', "its deal: missing key 'piles'"),
     ],
 )
 def test_malformed_solutions(text: str, message: str) -> None:

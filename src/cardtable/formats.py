@@ -155,6 +155,8 @@ def deal_from_dict(obj: Any) -> State:
     redeals_at_all = _carries_redeals(spec)  # to any other game these are unknown fields, ignored
     seed = _optional_int(obj, "seed", low=0, high=2**64 - 1) if redeals_at_all else None  # SplitMix64 state
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
+    if "piles" not in obj:  # not "'piles' must be an object ..., not null", as if null were given
+        raise InvalidDealError("missing key 'piles': the deal's cards, pile group by pile group")
     groups = _read_groups(spec, obj.get("piles"))
     spec = _with_foundations_as_dealt(spec, groups)
     redeals = spec.redeals if redeals_left is None else redeals_left
