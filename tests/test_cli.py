@@ -401,6 +401,22 @@ def test_a_solution_given_for_a_deal_is_called_what_it_is(tmp_path: Path, comman
     )
 
 
+@pytest.mark.parametrize("command", ["solve", "moves", "hint", "play"])
+def test_a_file_of_several_solutions_is_told_as_one_for_a_command_that_reads_one_deal(
+    tmp_path: Path, command: str
+) -> None:
+    deals = [write(tmp_path, deal_to_json(deal(load_game("fan"), n)), f"{n}.json") for n in (1, 2)]
+    several = write(tmp_path, run("solve", "--json", *deals).output, "solutions.jsonl")
+    assert_fails(
+        run(command, several, input="q\n"),
+        2,
+        f"{several!r}: several json values one after another (solutions, one a line, as 'cardtable solve"
+        " --json' writes them; 'cardtable check' replays them), where a deal file holds one deal",
+    )
+    two_deals = write(tmp_path, "\n".join(Path(name).read_text() for name in deals), "deals.json")
+    assert_fails(run(command, two_deals, input="q\n"), 2, "several json values one after another (deals)")
+
+
 def test_a_saved_game_is_asked_about_where_its_moves_left_it(tmp_path: Path) -> None:
     _, save, _ = a_solution_a_save_and_a_deal(tmp_path)  # fan deal 3 after t6 f3
     after = deal(load_game("fan"), 3)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import io
+import json
 import os
 import stat
 import sys
@@ -23,7 +24,7 @@ from typing import IO, Any, Final, TypeVar, cast
 import click
 
 from cardtable.core.errors import CardtableError, reason
-from cardtable.formats import MAX_VALUE
+from cardtable.formats import MAX_VALUE, record_kind
 from cardtable.games import GAMES, find_game
 
 STDIN: Final = "-"
@@ -131,7 +132,8 @@ def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:
     try:
         return parse(text)
     except CardtableError as problem:
-        raise type(problem)(f"{source_name(path)}: {problem}{_picture_hint(text)}") from None
+        said = _several_values(text) or f"{problem}{_picture_hint(text)}"
+        raise type(problem)(f"{source_name(path)}: {said}") from None
 
 
 def source_name(path: str) -> str:
@@ -315,6 +317,30 @@ def _mode_for(path: str) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+SEVERAL: Final = {
+    "solution": "solutions, one a line, as 'cardtable solve --json' writes them; 'cardtable check' replays them",
+    "deal": "deals",
+    "saved game": "saved games",
+}
+"""What a file of several JSON values holds, by the kind of its first (see :func:`record_kind`)."""
+
+
+def _several_values(text: str) -> str | None:
+    """What is wrong with a text of several JSON values one after another, for a command that reads one; else None.
+
+    Such as the JSON Lines of ``cardtable solve --json`` on several deals,
+    which the json module calls "extra data" after the first.
+    """
+    decoder = json.JSONDecoder()
+    try:
+        first, end = decoder.raw_decode(text, len(text) - len(text.lstrip()))
+        decoder.raw_decode(text, len(text) - len(text[end:].lstrip()))  # a second value, not a stray word
+    except (ValueError, RecursionError):  # not JSON (or nested too deeply), or one value and no other
+        return None
+    held = SEVERAL.get(record_kind(first) or "")
+    return f"several json values one after another{f' ({held})' if held else ''}, where a deal file holds one deal"
 
 
 def _picture_hint(text: str) -> str:
