@@ -331,3 +331,16 @@ def test_a_count_of_positions_may_be_a_power_of_ten_and_anything_else_is_named()
             2,
             f"'--max-states': {typed!r} is not a whole number (write 500000, or 5e5)",
         )
+
+
+def test_the_help_of_timeout_says_what_it_times_in_each_command_and_hints_default() -> None:
+    hint_help = " ".join(run("hint", "--help").output.split())
+    assert (
+        "--timeout SECONDS Seconds to think; a saved game that can no longer be won gets as long" in hint_help
+    )
+    assert "[default: 10.0; x>=0.001]" in hint_help and "each FILE" not in hint_help
+    solve_help = " ".join(run("solve", "--help").output.split())
+    assert (
+        "--timeout SECONDS Seconds for each position solved (each FILE, or the deal). [x>=0.001]"
+        in solve_help
+    )

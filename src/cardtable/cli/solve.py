@@ -44,23 +44,33 @@ from cardtable.solver import solve as run_solver
 from cardtable.solver.rewind import WayBack, single_steps, way_back
 from cardtable.solver.search import ran_out_of_time
 
-budget_options = [
-    click.option(
-        "--timeout",
-        type=Seconds(min=TIMEOUT_LEAST),
-        default=None,
-        help="Seconds for each position solved (each FILE, or the deal).",
-    ),
-    click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
-    max_table_option(per_worker=False),
-]
 
+def with_budget(
+    timeout_help: str, timeout: float | None = None
+) -> Callable[[click.decorators.FC], click.decorators.FC]:
+    """Add the budget options shared by ``solve`` and ``hint``, ``--timeout`` with each one's help and default.
 
-def with_budget(command: click.decorators.FC) -> click.decorators.FC:
-    """Add the budget options shared by ``solve`` and ``hint``."""
-    for option in reversed(budget_options):
-        command = option(command)
-    return command
+    ``solve`` gives each position the budget and has no time limit unless
+    told; ``hint`` judges one position, as long again to look back, and has one.
+    """
+    options = [
+        click.option(
+            "--timeout",
+            type=Seconds(min=TIMEOUT_LEAST),
+            default=timeout,
+            show_default=timeout is not None,
+            help=timeout_help,
+        ),
+        click.option("--max-states", type=position_count(1), default=None, help="Positions per search."),
+        max_table_option(per_worker=False),
+    ]
+
+    def add(command: click.decorators.FC) -> click.decorators.FC:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return add
 
 
 def positions(sources: tuple[str, ...]) -> list[tuple[str, State]]:
@@ -243,7 +253,7 @@ def verdict_line(result: SolveResult) -> str:
 @click.command(cls=DealNumberCommand)
 @click.argument("sources", nargs=-1, required=True, metavar="GAME N | FILE...")
 @click.option("--json", "as_json", is_flag=True, help="Print solutions (JSON Lines, in the order given).")
-@with_budget
+@with_budget("Seconds for each position solved (each FILE, or the deal).")
 def solve(
     sources: tuple[str, ...], as_json: bool, timeout: float | None, max_states: int | None, max_table: int
 ) -> None:
@@ -274,18 +284,19 @@ def solve(
 @click.command(cls=DealNumberCommand)
 @click.argument("source", metavar="FILE|GAME")
 @click.argument("number", required=False, metavar="[N]")
-@with_budget
-def hint(
-    source: str, number: str | None, timeout: float | None, max_states: int | None, max_table: int
-) -> None:
+@with_budget(
+    "Seconds to think; a saved game that can no longer be won gets as long again to look back"
+    " for where it still could.",
+    HINT_SECONDS,
+)
+def hint(source: str, number: str | None, timeout: float, max_states: int | None, max_table: int) -> None:
     """Suggest a move on a winning line from FILE (a deal or a saved game; '-': standard input) or deal N of GAME.
 
-    Says so when the position can no longer be won, and when the budget (10 s
-    unless --timeout says otherwise) ran out before an answer.
+    Says so when the position can no longer be won, and when the budget ran
+    out before an answer.
     """
     state = position(source, number)
-    seconds = timeout or HINT_SECONDS
-    result = judged(state, Limit(states=max_states, seconds=seconds, table=max_table))
+    result = judged(state, Limit(states=max_states, seconds=timeout, table=max_table))
     text = hint_text(state, result)
     way = WayBack("won")  # no look-back: nothing to say of one
     if result.status == "unwinnable" and state.move_stack:  # a saved game: where it still could be won
@@ -296,13 +307,13 @@ def hint(
                 lambda earlier, left, back: judged(
                     earlier, Limit(states=max_states, seconds=left, table=max_table), back
                 ),
-                seconds,
+                timeout,
                 stops=was_interrupted,
             ),
             WayBack("unknown", reason=INTERRUPTED),
         )
         then = f"cardtable play {shlex.quote(source)}, then" if source != "-" else "resume the game, then"
-        text += way_back_text(way, state.ply(), seconds, then=then)
+        text += way_back_text(way, state.ply(), timeout, then=then)
     echo_fitted(text)
     _stop_if_interrupted(result)
     _stop_if_interrupted(way)  # a look-back stopped ends the command as a hint stopped does
