@@ -914,3 +914,8 @@ def test_a_local_dask_cluster_gives_the_pool_verdicts(surveyed: Path, tmp_path: 
     db = tmp_path / "dask.sqlite"
     survey(db, "1-12", "--scheduler", "local", "--workers", "1")
     assert table(db) == table(surveyed)[:12]
+
+
+def test_the_help_of_surveys_timeout_shows_the_range_it_takes_0_included() -> None:
+    shown = " ".join(run("survey", "--help").output.split())
+    assert "Seconds per deal; 0: none. [default: 10.0; 0 or x>=0.001]" in shown

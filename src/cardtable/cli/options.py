@@ -79,6 +79,11 @@ class Seconds(click.FloatRange):
             )
         return super().convert(number, param, ctx)
 
+    def _describe_range(self) -> str:
+        """The range as ``--help`` shows it, 0 with it where taken: ``0 or x>=0.001``."""
+        described = super()._describe_range()
+        return f"0 or {described}" if self.zero else described
+
 
 TIMEOUT_LEAST: Final = 0.001
 """The shortest budget of seconds a command takes: less would stop a search before its first position."""
