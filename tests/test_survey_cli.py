@@ -40,6 +40,7 @@ from cardtable.solver.search import DEFAULT_TABLE_CAP
 from cardtable.store import PlayRecord, Store
 from cardtable.survey.executors import WorkerLostError
 from cardtable.survey.runner import WorkerMismatchError
+from helpers import LUCIE
 
 BUDGET = ("--timeout", "0", "--max-states", "200")  # fan deals 1-30: some unknown
 SURVEY_CODE = "from cardtable.cli.main import main; main()"
@@ -527,6 +528,20 @@ def test_report_writes_the_wins_as_solutions_that_check_replays(surveyed: Path, 
     lost = next(row[2] for row in table(surveyed) if row[3] != "won")
     none = run("report", "fan", "--db", str(surveyed), "--deals", f"{lost}-{lost}", "--solutions", str(path))
     assert f"solutions      0 written to {path} (an empty file: no won deal to write)" in none.stdout
+
+
+def test_a_redeal_in_a_survey_s_win_is_written_with_its_fans(tmp_path: Path) -> None:
+    """The survey keeps a line as text, where a redeal is the word alone; formats.md writes it with the fans it makes."""
+    db, path = tmp_path / "lucie.sqlite", tmp_path / "lucie.jsonl"
+    budget = ("--timeout", "0", "--max-states", "100000")  # deals 1-3 are won, each with a redeal or two
+    surveyed = run("survey", LUCIE, "--deals", "1-3", "--workers", "1", "--db", str(db), *budget)
+    assert surveyed.exit_code == 0, surveyed.output
+    assert run("report", LUCIE, "--db", str(db), "--solutions", str(path)).exit_code == 0
+    solutions = [json.loads(line) for line in path.read_text().splitlines()]
+    redeals = [m["redeal"] for s in solutions for m in s["moves"] if "redeal" in m]
+    assert len(solutions) == 3 and redeals
+    assert all(isinstance(fans, list) and all(isinstance(fan, list) for fan in fans) for fans in redeals)
+    assert run("check", str(path)).stdout.startswith("ok 3 solutions (3 won)")
 
 
 def test_solutions_named_gz_are_written_compressed_and_checked_as_they_are(

@@ -42,8 +42,10 @@ from cardtable.cli.options import TIMEOUT_LEAST, Seconds, max_table_option, posi
 from cardtable.cli.stats import db_option
 from cardtable.core.deals import deal, parse_deal_range
 from cardtable.core.errors import CardtableError
+from cardtable.core.move import Move
 from cardtable.core.notation import plural
 from cardtable.core.spec import GameSpec
+from cardtable.core.state import State
 from cardtable.formats import Solution
 from cardtable.games import load_game
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated, ended_as_ctrl_c
@@ -368,14 +370,16 @@ def write_solutions(
     """Write the wins kept in ``store`` as solutions, one JSON line each, by deal number, in ``path`` (see :func:`_exported`).
 
     Each is the deal, ``won``, its moves and what the search cost, so that a
-    checker needs nothing of ours: the deal is dealt again from its number.
+    checker needs nothing of ours: the deal is dealt again from its number, and
+    the line is played on it, so that a redeal, kept as the word alone, is
+    written with the fans it makes, as formats.md writes a redeal.
     """
     count = 0
     with _exported(path, staging) as file:
         for outcome in store.lines(spec.id, spec.rules_version, deals):
             assert outcome.line is not None
             try:
-                moves = stored_moves(outcome.line)
+                moves = _played(deal(spec, outcome.deal), stored_moves(outcome.line))
             except CardtableError as problem:
                 raise ExportError(
                     f"the line kept for deal {outcome.deal} is damaged: {problem}; nothing was written"
@@ -384,6 +388,13 @@ def write_solutions(
             file.write(json.dumps(Solution(deal(spec, outcome.deal), "won", moves, stats).to_dict()) + "\n")
             count += 1
     return Written(path, count, store.lineless(spec.id, spec.rules_version, deals))
+
+
+def _played(state: State, moves: list[Move]) -> list[Move]:
+    """``moves`` as made from ``state``, each redeal with its fans; IllegalMoveError if one cannot be made."""
+    for move in moves:
+        state.push_checked(move)
+    return state.move_stack
 
 
 class ExportError(CardtableError):
