@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 
 import pytest
 from hypothesis import given
@@ -90,6 +91,19 @@ def test_the_positions_undo_brings_back_are_copies_and_the_last_is_the_deal() ->
         assert position_back(state, steps, back) == after(FAN, 4, moves[: len(moves) - back])
     assert position_back(state, [2, 3], 2) == deal(load_game(FAN), 4)
     assert len(state.move_stack) == len(moves), "the game itself is left as it was"
+
+
+def test_a_walk_whose_time_is_spent_hands_on_no_seconds_not_fewer() -> None:
+    state, _ = played(FAN, 4, 1, 5)
+    shares = []
+
+    def overran(earlier: State, seconds: float, back: int) -> SolveResult:
+        shares.append(seconds)
+        time.sleep(0.02)  # a search that takes longer than the walk had
+        return SolveResult("unknown", reason="searched 5 positions")
+
+    way_back(state, single_steps(state), overran, seconds=0.01)
+    assert len(shares) == 2 and shares[1] == 0.0
 
 
 def walked(verdicts: str) -> tuple[WayBack, list[int]]:

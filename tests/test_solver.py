@@ -431,6 +431,8 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
         ({"states": -5}, "a limit of -5 positions"),
         ({"table": 0}, "a table of 0 positions"),
         ({"seconds": float("nan")}, "a limit of nan seconds"),
+        ({"seconds": -1}, r"^a limit of -1 seconds: give 0 or more, or None for no limit$"),
+        ({"seconds": -0.5}, r"^a limit of -0.5 seconds: give 0 or more"),
         ({"states": "10"}, r"^a limit of '10' positions: give a whole number, or None for no limit$"),
         ({"states": 1.5}, "a limit of 1.5 positions: give a whole number"),
         ({"seconds": True}, r"^a limit of True seconds: give a number, or None for no limit$"),
@@ -443,5 +445,12 @@ def test_a_limit_no_search_could_keep_is_refused(limit: dict[str, float], words:
 
 
 def test_no_seconds_left_is_unknown_at_once_and_says_none_ran_out() -> None:
-    result = solve(deal(load_game("fan"), 3), Limit(seconds=-1))  # what a walk back may hand on
+    spent = Limit(seconds=0.0)  # what a walk back hands on once its time is spent
+    result = solve(deal(load_game("fan"), 3), spent)
     assert (result.status, result.reason) == ("unknown", "0 s ran out")
+
+
+def test_a_limit_is_given_by_name_only() -> None:
+    """``Limit(30)`` reads as 30 seconds but would be 30 positions, so it is refused."""
+    with pytest.raises(TypeError):
+        Limit(30)  # type: ignore[call-arg]

@@ -193,6 +193,14 @@ def test_the_same_retry_run_again_solves_nothing(store: ResultStore, threads: Po
     assert Survey(store, FAN, range(1, 31), retry, retry_unknown=True).todo == 0
 
 
+def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> None:
+    """Before Limit refused one, a survey made in Python could store ``timeout -1.0``; a report still reads it."""
+    store.add("fan", outcome(1), Limit(seconds=0))
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE results SET timeout = -1.0")
+    assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(Limit(seconds=0), 1)]
+
+
 def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) -> None:
     for deal in (1, 2, 3, 9):
         store.add("fan", outcome(deal, "unknown" if deal == 2 else "won"), SMALL)

@@ -103,7 +103,7 @@ class Walk:
         """
         deadline = time.monotonic() + seconds
         while (back := self.next()) is not None:
-            left = deadline - time.monotonic()
+            left = max(deadline - time.monotonic(), 0.0)  # a search overran: none left, not fewer than none
             yield position_back(state, steps, back), share(left, back, len(steps)), back
             if left <= 0:
                 return

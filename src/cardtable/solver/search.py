@@ -47,13 +47,15 @@ PROGRESS_EVERY: Final = 0.25
 """Seconds at least between two reports of :class:`Progress`: often enough for a live line, too seldom to cost anything."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Limit:
     """Budgets for one search: positions, seconds, transposition-table size.
 
-    Seconds at or below zero leave no time (a walk back may hand on what is
-    left of its own); a count of positions below zero, or a table of no
-    room, is a mistake, refused when the limit is made.
+    Given by name only, as python-chess's ``engine.Limit`` is: ``Limit(30)``
+    would read as seconds, where ``--timeout`` and the README say seconds, but
+    the first field is positions. Zero seconds or positions leave no search (a
+    position over as it stands still gets its verdict); fewer than none, or a
+    table of no room, is a mistake, refused when the limit is made.
     """
 
     states: int | None = None
@@ -70,6 +72,10 @@ class Limit:
             )
         if self.seconds is not None and math.isnan(self.seconds):
             raise InvalidLimitError("a limit of nan seconds: give a number, or None for no limit")
+        if self.seconds is not None and self.seconds < 0:
+            raise InvalidLimitError(
+                f"a limit of {self.seconds} seconds: give 0 or more, or None for no limit"
+            )
         if self.table < 1:
             raise InvalidLimitError(f"a table of {self.table} positions: give room for 1 at least")
 
@@ -86,7 +92,7 @@ def _check_type(value: object, kinds: type | tuple[type, ...], words: str, *, op
 
 
 class InvalidLimitError(CardtableError, ValueError):
-    """A :class:`Limit` that no search could keep: fewer than no positions, a table with no room."""
+    """A :class:`Limit` that no search could keep: fewer than no positions or seconds, a table with no room."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +265,7 @@ class _Budget:
             raise _BudgetExceeded(f"the table is full (its cap: {plural(limit.table, 'position')})")
         now = time.perf_counter()
         if self.deadline is not None and now > self.deadline:
-            raise _BudgetExceeded(f"{max(limit.seconds or 0, 0)}{_TIME_RAN_OUT}")
+            raise _BudgetExceeded(f"{limit.seconds or 0}{_TIME_RAN_OUT}")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + PROGRESS_EVERY
             self.progress(Progress(states, table, now - self.started))

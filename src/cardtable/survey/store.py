@@ -234,14 +234,18 @@ class ResultStore:
         return self._read(sql, game, rules_version, *_bounds(deals))
 
     def settings(self, game: str, rules_version: int, deals: range | None = None) -> list[SettingsUsed]:
-        """The budgets and versions the stored results were found with, most used first."""
+        """The budgets and versions the stored results were found with, most used first.
+
+        A timeout below zero, which a survey made in Python could store before
+        :class:`Limit` refused one, gave its searches no time: it reads as 0.
+        """
         sql = (
             "SELECT timeout, max_states, table_cap, version, COUNT(*) AS n"
             f" FROM results WHERE {IN_RANGE} GROUP BY 1, 2, 3, 4 ORDER BY n DESC, 1, 2, 3, 4"
         )
         rows = self._read(sql, game, rules_version, *_bounds(deals))
         return [
-            SettingsUsed(Limit(states=states, seconds=timeout, table=table), version, n)
+            SettingsUsed(Limit(states=states, seconds=_no_less_than_none(timeout), table=table), version, n)
             for timeout, states, table, version, n in rows
         ]
 
@@ -347,6 +351,11 @@ def _check_file(path: Path, create: bool) -> None:
         return
     if create and (problem := write_problem(path)) is not None:
         raise SurveyDatabaseError(f"cannot store results in {str(path)!r}: {problem}")
+
+
+def _no_less_than_none(seconds: float | None) -> float | None:
+    """A stored timeout, 0 where it is below zero (a search given fewer than no seconds had none)."""
+    return None if seconds is None else max(seconds, 0.0)
 
 
 def _bounds(deals: range | None) -> tuple[int, int]:
