@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from cardtable import Card, Move, State, deal, load_game
+from cardtable import Card, Move, State, WrongTypeError, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
 from cardtable.formats import Solution, deal_from_dict, read_deal, replay
@@ -442,6 +442,27 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
 def test_a_limit_no_search_could_keep_is_refused(limit: dict[str, float], words: str) -> None:
     with pytest.raises(InvalidLimitError, match=words):
         Limit(**limit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("limit", "words"),
+    [
+        (30, "30 (int): give Limit(seconds=30) for 30 seconds, or Limit(states=30) for 30 positions"),
+        (0, "0 (int): give Limit(seconds=0) for 0 seconds, or Limit(states=0) for 0 positions"),  # not none
+        (2.5, "2.5 (float): give Limit(seconds=2.5) for 2.5 seconds"),
+        ({"seconds": 30}, "{'seconds': 30} (dict): give a Limit, such as Limit(seconds=30)"),
+    ],
+)
+def test_a_limit_that_is_no_limit_is_refused_saying_what_to_give(limit: object, words: str) -> None:
+    with pytest.raises(WrongTypeError) as caught:
+        solve(deal(load_game("fan"), 3), limit)  # type: ignore[arg-type]
+    assert str(caught.value) == f"not a Limit: {words}"
+    assert isinstance(caught.value, TypeError)
+
+
+def test_a_state_that_is_no_state_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"^not a State: 'fan' \(str\): give a position, such as deal"):
+        solve("fan")  # type: ignore[arg-type]
 
 
 def test_no_seconds_left_is_unknown_at_once_and_says_none_ran_out() -> None:

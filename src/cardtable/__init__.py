@@ -21,6 +21,7 @@ from cardtable.core.errors import (
     InvalidSolutionError,
     UnknownGameError,
     UnknownPileError,
+    WrongTypeError,
 )
 from cardtable.core.move import Move, PileId
 from cardtable.core.spec import GameSpec
@@ -45,6 +46,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "UnknownPileError",
+    "WrongTypeError",
     "card_name",
     "card_symbol",
     "deal",

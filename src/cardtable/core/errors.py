@@ -125,3 +125,24 @@ class UnknownPileError(CardtableError, KeyError):
 class NothingToDoError(CardtableError):
     """A request to a game in play that has nothing to act on: undo at the start, redo with
     nothing taken back, autoplay with no safe card, a change to a won or abandoned game."""
+
+
+class WrongTypeError(CardtableError, TypeError):
+    """An argument of the wrong kind, such as a move given as text where a :class:`Move` is wanted.
+
+    A slip in the calling program rather than in its input, hence a
+    ``TypeError``; a :class:`CardtableError` all the same, so that its message,
+    which says what to give instead, reaches a user as every other does. It
+    is raised where the slip would otherwise fail further in, as an
+    ``AttributeError`` that names neither the argument nor the fix.
+    """
+
+
+def not_a(wanted: str, value: object, instead: str) -> WrongTypeError:
+    """The error for ``value`` given where a ``wanted`` (a class's name) is: ``not a Limit: 30 (int): give ...``.
+
+    ``value`` is quoted as Python writes it (``None``, not JSON's ``null``): the slip is in Python code.
+    """
+    return WrongTypeError(
+        f"not a {wanted}: {_cut(repr(value), EXCERPT)} ({type(value).__name__}): give {instead}"
+    )

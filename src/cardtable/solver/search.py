@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, not_a
 from cardtable.core.move import Move
 from cardtable.core.notation import plural
 from cardtable.core.plan import Plan
@@ -176,8 +176,17 @@ def solve(
     A position with nothing to search, won or lost as it stands, gets its
     verdict without a search, so that no budget, not even none at all, leaves
     it ``unknown``.
+
+    A ``state`` that is no :class:`State`, or a ``limit`` that is no
+    :class:`Limit` (``solve(state, 30)``: seconds or positions?), is refused
+    with :class:`~cardtable.core.errors.WrongTypeError` before anything is searched.
     """
-    limit = limit or Limit()
+    if not isinstance(state, State):
+        raise not_a("State", state, 'a position, such as deal(load_game("fan"), 1)')
+    if limit is None:
+        limit = Limit()
+    elif not isinstance(limit, Limit):
+        raise not_a("Limit", limit, _limit_like(limit))
     started = time.perf_counter()
     if (settled := _settled(state)) is not None:
         return SolveResult(settled, [], 0, time.perf_counter() - started)
@@ -196,6 +205,16 @@ def solve(
     return SolveResult(
         status, moves, search.states, time.perf_counter() - started, len(search.seen), reason, guess
     )
+
+
+def _limit_like(value: object) -> str:
+    """What to give instead of ``value`` as a limit: for a number, a Limit of that many seconds or positions."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "a Limit, such as Limit(seconds=30)"
+    seconds = f"Limit(seconds={value!r}) for {value!r} seconds"
+    if isinstance(value, float):
+        return seconds
+    return f"{seconds}, or Limit(states={value!r}) for {value!r} positions"
 
 
 def _settled(state: State) -> Status | None:
