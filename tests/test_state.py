@@ -15,6 +15,7 @@ from cardtable import (
     PileId,
     State,
     UnknownPileError,
+    WrongTypeError,
     deal,
     load_game,
     parse_card,
@@ -95,6 +96,33 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
     assert state == before and state.move_stack == []
     state.push_checked(card_move("fan/0", "foundation/0", "JH"))
     assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        (
+            "fan/0 foundation/0 JH",
+            "'fan/0 foundation/0 JH' (str): give Move.from_text('fan/0 foundation/0 JH')",
+        ),
+        (
+            "t0 f0",
+            "'t0 f0' (str): give cardtable.core.notation.parse_move(state, 't0 f0'), which reads the play notation",
+        ),
+        (
+            None,
+            "None (NoneType): give Move.from_text('fan/1 foundation/0 AS'),"
+            " or cardtable.core.notation.parse_move(state, 't1 f0') for the play notation",
+        ),
+    ],
+)
+def test_a_move_that_is_no_move_is_refused_saying_how_to_make_one(given: object, words: str) -> None:
+    state = small_alexander()
+    for asks in (state.push_checked, state.why_illegal, state.is_legal):
+        with pytest.raises(WrongTypeError) as caught:
+            asks(given)  # type: ignore[arg-type]
+        assert str(caught.value) == f"not a Move: {words}"
+    assert given not in state.legal_moves and state.move_stack == []
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from cardtable.core.cards import (
     is_card,
     make_card,
 )
-from cardtable.core.errors import IllegalMoveError, UnknownPileError, quoted
+from cardtable.core.errors import IllegalMoveError, InvalidMoveError, UnknownPileError, not_a, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
@@ -209,7 +209,14 @@ class State:
         return self.why_illegal(move) is None
 
     def why_illegal(self, move: Move) -> str | None:
-        """None if ``move`` is legal, else a short reason a person can read."""
+        """None if ``move`` is legal, else a short reason a person can read.
+
+        A ``move`` that is no :class:`Move`, such as its text, is refused with
+        :class:`~cardtable.core.errors.WrongTypeError` saying how to make one:
+        it is the program's slip, not an illegal move.
+        """
+        if not isinstance(move, Move):
+            raise not_a("Move", move, _move_from(move))
         if self.is_won():
             return "the game is over: every card is on the foundations"
         if move.kind == DEAL:
@@ -467,6 +474,21 @@ def _takes_next(group: PileGroup, index: int, top: Card) -> str:
     if group.build.same_suit:
         return f"takes {card_symbol(make_card(following, SUIT_OF[top]))} next"
     return f"takes {_a_rank(following)} next"
+
+
+def _move_from(value: object) -> str:
+    """How to make a :class:`Move` of ``value``: of text as formats.md writes a move, ``Move.from_text``; of other
+    text, the play notation's ``parse_move``; of anything else, either."""
+    from_text, parsed = "Move.from_text({!r})", "cardtable.core.notation.parse_move(state, {!r})"
+    if not isinstance(value, str):
+        return (
+            f"{from_text.format('fan/1 foundation/0 AS')}, or {parsed.format('t1 f0')} for the play notation"
+        )
+    try:
+        Move.from_text(value)
+    except InvalidMoveError:
+        return f"{parsed.format(value)}, which reads the play notation"
+    return from_text.format(value)
 
 
 def _other_fans(given: Fans, dealt: Fans) -> str:
