@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardtable import InvalidDealError, State, deal, load_game
+from cardtable import InvalidDealError, State, WrongTypeError, deal, load_game
 from cardtable.core.deals import MAX_DEAL, MIN_DEAL, check_deal_number, parse_deal_range
 from cardtable.core.rng import SplitMix64
 from cardtable.formats import deal_to_dict, read_deal
@@ -132,6 +132,19 @@ def test_bad_deal_numbers(game: str, number: object) -> None:
     with pytest.raises(InvalidDealError) as caught:
         deal(load_game(game), number)  # type: ignore[arg-type]
     assert repr(number) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ("fan", "'fan' (str): give load_game('fan')"),
+        (None, "None (NoneType): give a game, such as load_game('fan')"),
+    ],
+)
+def test_a_game_that_is_no_game_spec_is_refused_saying_to_load_it(game: object, words: str) -> None:
+    with pytest.raises(WrongTypeError) as caught:
+        deal(game, 3)  # type: ignore[arg-type]
+    assert str(caught.value) == f"not a GameSpec: {words}"
 
 
 def test_check_deal_number() -> None:

@@ -19,7 +19,7 @@ import secrets
 from typing import Final
 
 from cardtable.core.cards import DECK, Card
-from cardtable.core.errors import InvalidDealError, quoted
+from cardtable.core.errors import InvalidDealError, not_a, quoted
 from cardtable.core.rng import SplitMix64
 from cardtable.core.spec import GameSpec
 from cardtable.core.state import State
@@ -96,7 +96,15 @@ def shuffled_cards(spec: GameSpec, number: int) -> list[Card]:
 
 
 def deal(spec: GameSpec, number: int) -> State:
-    """The starting position of deal ``number`` (1 to 2**31-1) of a game."""
+    """The starting position of deal ``number`` (1 to 2**31-1) of a game.
+
+    ``spec`` is the game's :class:`GameSpec`, not its id: ``deal("fan", 3)`` is
+    refused with :class:`~cardtable.core.errors.WrongTypeError` saying to pass
+    ``load_game("fan")`` (an isinstance, cheap even for a survey's every deal).
+    """
+    if not isinstance(spec, GameSpec):
+        instead = f"load_game({spec!r})" if isinstance(spec, str) else "a game, such as load_game('fan')"
+        raise not_a("GameSpec", spec, instead)
     check_deal_number(number)
     cards = iter(shuffled_cards(spec, number))
     dealt: dict[str, list[list[Card]]] = {
