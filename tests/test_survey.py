@@ -26,7 +26,7 @@ from cardtable.store.sqlite import SURVEY
 from cardtable.survey import runner
 from cardtable.survey.executors import Pool, WorkerLostError, dask_cluster, process_pool
 from cardtable.survey.runner import Survey, WorkerMismatchError
-from cardtable.survey.stats import percentile, summarize, wilson, winnability
+from cardtable.survey.stats import InvalidCountError, percentile, summarize, wilson, winnability
 from cardtable.survey.store import ResultStore, SurveyDatabaseError, remove_if_empty
 from cardtable.survey.task import Outcome, solve_deal, stored_moves
 
@@ -107,6 +107,24 @@ def test_wilson_interval_is_symmetric_and_inside_0_1() -> None:
             mirror_low, mirror_high = wilson(trials - successes, trials)
             assert (low, high) == pytest.approx((1 - mirror_high, 1 - mirror_low))
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("counts", "words"),
+    [
+        (lambda: wilson(5, 3), "more successes than trials: successes=5, trials=3"),
+        (lambda: wilson(-1, 3), "a count cannot be below zero: successes=-1"),
+        (lambda: wilson(-2, -1), "a count cannot be below zero: successes=-2, trials=-1"),
+        (lambda: winnability(-1, 2, 0), "a count cannot be below zero: won=-1"),
+        (lambda: winnability(won=3, unwinnable=0, unknown=-4), "a count cannot be below zero: unknown=-4"),
+    ],
+)
+def test_counts_no_survey_could_give_are_refused_saying_which(
+    counts: Callable[[], object], words: str
+) -> None:
+    with pytest.raises(InvalidCountError) as caught:
+        counts()
+    assert str(caught.value) == words and isinstance(caught.value, ValueError)
 
 
 def test_unknowns_widen_the_interval_from_all_lost_to_all_won() -> None:

@@ -39,11 +39,22 @@ from cardtable.survey.executors import (
     process_pool,
 )
 from cardtable.survey.runner import Survey, Tally, WorkerMismatchError
-from cardtable.survey.stats import Summary, Times, Winnability, running, summarize, times, wilson, winnability
+from cardtable.survey.stats import (
+    InvalidCountError,
+    Summary,
+    Times,
+    Winnability,
+    running,
+    summarize,
+    times,
+    wilson,
+    winnability,
+)
 from cardtable.survey.store import ResultStore, SettingsUsed, SurveyDatabaseError, default_path
 from cardtable.survey.task import Outcome, solve_deal
 
 __all__ = [
+    "InvalidCountError",
     "Outcome",
     "Pool",
     "PoolStartError",

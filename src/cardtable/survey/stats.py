@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from cardtable.core.errors import CardtableError
 from cardtable.solver.search import STATUSES, Status
 from cardtable.survey.task import Outcome
 
@@ -30,8 +31,28 @@ Z95: Final = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
 
 
+class InvalidCountError(CardtableError, ValueError):
+    """Counts no survey could give: one below zero, or more successes than trials.
+
+    Refused by name, where the interval's square root failed with ``math domain error``.
+    """
+
+
+def _check_counts(**counts: int) -> None:
+    """Refuse a count below zero, naming each such one (``won=-1``)."""
+    below = [f"{name}={count}" for name, count in counts.items() if count < 0]
+    if below:
+        raise InvalidCountError(f"a count cannot be below zero: {', '.join(below)}")
+
+
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for ``successes`` of ``trials``; (0, 1) when there are none."""
+    """The Wilson score interval for ``successes`` of ``trials``; (0, 1) when there are none.
+
+    :class:`InvalidCountError` for counts below zero or more successes than trials.
+    """
+    _check_counts(successes=successes, trials=trials)
+    if successes > trials:
+        raise InvalidCountError(f"more successes than trials: successes={successes}, trials={trials}")
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
@@ -54,7 +75,8 @@ class Winnability:
 
 
 def winnability(won: int, unwinnable: int, unknown: int) -> Winnability:
-    """Estimate and intervals from the counts of each verdict."""
+    """Estimate and intervals from the counts of each verdict; :class:`InvalidCountError` for one below zero."""
+    _check_counts(won=won, unwinnable=unwinnable, unknown=unknown)
     decided = won + unwinnable
     surveyed = decided + unknown
     return Winnability(
