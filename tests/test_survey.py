@@ -219,6 +219,31 @@ def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> N
     assert [(used.budget, used.deals) for used in store.settings("fan", 1)] == [(Limit(seconds=0), 1)]
 
 
+@pytest.mark.parametrize(
+    ("ask", "words"),
+    [
+        (
+            lambda store: store.outcomes(FAN, 1),
+            r"^not a game id: GameSpec\(.*\(GameSpec\): give its id, 'fan'$",
+        ),
+        (lambda store: store.rows("fan", "1"), r"^not a rules version: '1' \(str\): give a whole number"),
+        (
+            lambda store: store.settings("fan", 1, [1, 2]),
+            r"^not a range: \[1, 2\] \(list\): give a range of deals",
+        ),
+        (lambda store: list(store.lines(None, 1)), r"^not a game id: None \(NoneType\): give a game's id"),
+        (lambda store: store.add(FAN, outcome(1), SMALL), r"give its id, 'fan'$"),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_refused_as_such_not_blamed_on_the_file(
+    store: ResultStore, ask: Callable[[ResultStore], object], words: str
+) -> None:
+    with pytest.raises(CardtableError, match=words) as caught:
+        ask(store)
+    assert isinstance(caught.value, TypeError) and not isinstance(caught.value, SurveyDatabaseError)
+    assert store.games() == []
+
+
 def test_known_deals_are_per_game_rules_version_and_range(store: ResultStore) -> None:
     for deal in (1, 2, 3, 9):
         store.add("fan", outcome(deal, "unknown" if deal == 2 else "won"), SMALL)

@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any, Final
 
 import cardtable
-from cardtable.core.errors import CardtableError, reason
+from cardtable.core.errors import CardtableError, not_a, reason
+from cardtable.core.spec import GameSpec
 from cardtable.paths import data_folder, folder_problem, write_problem
 from cardtable.solver import Limit
 from cardtable.store.sqlite import SURVEY, DatabaseFileError, Schema, open_database
@@ -195,6 +196,7 @@ class ResultStore:
         what it gives replaces it (:data:`UPSERT`), so that the same retry run
         again skips it.
         """
+        _check_game(game, rules_version)
         args = (game, rules_version, *_bounds(deals))
         if retry is None:
             return {deal for (deal,) in self._read(f"SELECT deal FROM results WHERE {IN_RANGE}", *args)}
@@ -207,6 +209,7 @@ class ResultStore:
 
     def outcomes(self, game: str, rules_version: int, deals: range | None = None) -> list[Outcome]:
         """The stored results, by deal number."""
+        _check_game(game, rules_version)
         sql = (
             "SELECT deal, verdict, seconds, states, length, rules_version, version"
             f" FROM results WHERE {IN_RANGE} ORDER BY deal"
@@ -215,6 +218,7 @@ class ResultStore:
 
     def span(self, game: str, rules_version: int) -> tuple[int, int, int] | None:
         """How many deals of ``game`` are stored, the first and the last; None if there are none."""
+        _check_game(game, rules_version)
         sql = "SELECT COUNT(*), MIN(deal), MAX(deal) FROM results WHERE game = ? AND rules_version = ?"
         ((count, first, last),) = self._read(sql, game, rules_version)
         return (count, first, last) if count else None
@@ -225,11 +229,13 @@ class ResultStore:
 
     def rules_versions(self, game: str) -> list[int]:
         """The rules versions of ``game`` this database holds results of, in order."""
+        _check_game(game)
         sql = "SELECT DISTINCT rules_version FROM results WHERE game = ? ORDER BY rules_version"
         return [version for (version,) in self._read(sql, game)]
 
     def rows(self, game: str, rules_version: int, deals: range | None = None) -> list[tuple[object, ...]]:
         """The stored results by deal number as plain values, every column but the lines: :data:`ROW_COLUMNS`."""
+        _check_game(game, rules_version)
         sql = f"SELECT {', '.join(ROW_COLUMNS)} FROM results WHERE {IN_RANGE} ORDER BY deal"
         return self._read(sql, game, rules_version, *_bounds(deals))
 
@@ -239,6 +245,7 @@ class ResultStore:
         A timeout below zero, which a survey made in Python could store before
         :class:`Limit` refused one, gave its searches no time: it reads as 0.
         """
+        _check_game(game, rules_version)
         sql = (
             "SELECT timeout, max_states, table_cap, version, COUNT(*) AS n"
             f" FROM results WHERE {IN_RANGE} GROUP BY 1, 2, 3, 4 ORDER BY n DESC, 1, 2, 3, 4"
@@ -255,6 +262,7 @@ class ResultStore:
         Read a batch at a time: a survey of a million deals keeps about as many
         lines, too many to hold at once. A database of schema 1 keeps none.
         """
+        _check_game(game, rules_version)
         if self._schema < LINES_SINCE:
             return
         sql = (
@@ -274,6 +282,7 @@ class ResultStore:
 
     def lineless(self, game: str, rules_version: int, deals: range | None = None) -> int:
         """How many won deals keep no line: those solved before cardtable kept them."""
+        _check_game(game, rules_version)
         without = " AND line IS NULL" if self._schema >= LINES_SINCE else ""
         sql = f"SELECT COUNT(*) FROM results WHERE {IN_RANGE} AND verdict = 'won'{without}"
         ((count,),) = self._read(sql, game, rules_version, *_bounds(deals))
@@ -291,6 +300,7 @@ class ResultStore:
 
     def add(self, game: str, outcome: Outcome, budget: Limit, *, retry_unknown: bool = False) -> bool:
         """Store one result now; False if the deal was stored already (and kept)."""
+        _check_game(game)
         row = {
             "game": game,
             "rules_version": outcome.rules_version,
@@ -358,8 +368,24 @@ def _no_less_than_none(seconds: float | None) -> float | None:
     return None if seconds is None else max(seconds, 0.0)
 
 
+def _check_game(game: str, rules_version: int = 1) -> None:
+    """Refuse a game that is no id, or a rules version that is no whole number, before SQLite is asked.
+
+    A query's arguments of the wrong kind are the calling program's slip:
+    SQLite's own refusal (``Error binding parameter 1``) would come out as a
+    :class:`SurveyDatabaseError`, blaming the file, and name neither argument.
+    """
+    if not isinstance(game, str):
+        instead = f"its id, {game.id!r}" if isinstance(game, GameSpec) else "a game's id, such as 'fan'"
+        raise not_a("game id", game, instead)
+    if isinstance(rules_version, bool) or not isinstance(rules_version, int):
+        raise not_a("rules version", rules_version, "a whole number, such as load_game('fan').rules_version")
+
+
 def _bounds(deals: range | None) -> tuple[int, int]:
     """The first and last deal of a range; every deal for None."""
     if deals is None:
         return 0, 2**63 - 1
+    if not isinstance(deals, range):
+        raise not_a("range", deals, "a range of deals, such as range(1, 101), or None for every deal")
     return deals.start, deals.stop - 1
