@@ -211,6 +211,31 @@ def test_the_same_retry_run_again_solves_nothing(store: ResultStore, threads: Po
     assert Survey(store, FAN, range(1, 31), retry, retry_unknown=True).todo == 0
 
 
+@pytest.mark.parametrize("retry_unknown", [False, True], ids=["plain", "retry"])
+def test_a_survey_run_again_plans_again_and_counts_only_that_run(
+    store: ResultStore, threads: Pool, retry_unknown: bool
+) -> None:
+    """A second run once solved every deal again and counted each twice, its plan made with the object."""
+    job = Survey(store, FAN, range(1, 21), SMALL, retry_unknown=retry_unknown)
+    assert job.run(threads).solved == job.todo == 20
+    again = job.run(threads)
+    assert (again.solved, again.stored, again.skipped, job.todo) == (0, 0, 20, 0)
+    assert len(verdicts(store)) == 20
+
+
+def test_a_survey_interrupted_and_run_again_solves_only_the_rest(store: ResultStore, threads: Pool) -> None:
+    job = Survey(store, FAN, range(1, 21), SMALL)
+
+    def stop(outcome: Outcome) -> None:
+        if job.tally.stored == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        job.run(threads, on_result=stop)
+    assert job.run(threads).solved == job.todo == 15
+    assert [row[0] for row in verdicts(store)] == list(range(1, 21))
+
+
 def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> None:
     """Before Limit refused one, a survey made in Python could store ``timeout -1.0``; a report still reads it."""
     store.add("fan", outcome(1), Limit(seconds=0))

@@ -53,6 +53,13 @@ class Survey:
 
     :attr:`tally` is updated as results are stored, so that whoever interrupts a
     run can still say how far it got.
+
+    Run again, the survey plans again from the store before it starts, so that
+    it solves only what is still not stored (a run interrupted goes on where
+    it stopped; a run that ended solves nothing) and its new :attr:`tally`
+    counts that run alone. The plan made with the object is kept for the
+    first run, which :attr:`todo` announces; a second run reusing it would
+    solve every deal again and count each twice.
     """
 
     def __init__(
@@ -63,7 +70,14 @@ class Survey:
         self.deals = deals
         self.budget = budget
         self.retry_unknown = retry_unknown
-        self.known = store.known(spec.id, spec.rules_version, deals, retry=budget if retry_unknown else None)
+        self._plan()
+        self._planned_afresh = True  # the plan above, not yet used by a run
+
+    def _plan(self) -> None:
+        """Find what needs no solving (see :meth:`ResultStore.known`) and start a new :attr:`tally`."""
+        spec, deals = self.spec, self.deals
+        retry = self.budget if self.retry_unknown else None
+        self.known = self.store.known(spec.id, spec.rules_version, deals, retry=retry)
         self.tally = Tally(planned=len(deals), skipped=len(self.known))
 
     @property
@@ -72,7 +86,10 @@ class Survey:
         return self.tally.planned - self.tally.skipped
 
     def run(self, pool: Pool, on_result: OnResult | None = None) -> Tally:
-        """Solve the deals not yet stored, on ``pool``."""
+        """Solve the deals not yet stored, on ``pool``; a run after the first plans again (see :class:`Survey`)."""
+        if not self._planned_afresh:
+            self._plan()
+        self._planned_afresh = False
         started = time.perf_counter()
         todo = (number for number in self.deals if number not in self.known)
         try:
