@@ -554,6 +554,36 @@ def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:
         pool.executor.submit(os._exit, 9).result()
 
 
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (
+            False,
+            "the worker processes died as they started (in a script, is the survey run under if __name__ ==",
+        ),
+        (
+            True,
+            "a worker process died (out of memory? try a smaller --max-table)",
+        ),  # the command cannot slip so
+    ],
+    ids=["script", "command"],
+)
+def test_a_script_that_starts_a_pool_unguarded_is_asked_about_its_main_guard(
+    tmp_path: Path, command: bool, words: str
+) -> None:
+    """Each spawned worker imports the script again and starts a pool of its own: not a worker out of memory."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import os\n"
+        "from cardtable.survey import process_pool\n"
+        f"with process_pool(1, command={command}) as pool:\n"
+        "    pool.executor.submit(os.getpid).result()\n"
+    )
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 1
+    assert f"WorkerLostError: {words}" in ran.stderr.splitlines()[-1]
+
+
 def test_a_dask_worker_that_keeps_dying_is_one_error_not_a_traceback() -> None:
     pytest.importorskip("distributed")  # first: its settings join dask's config as it is imported
     dask = pytest.importorskip("dask")

@@ -165,7 +165,7 @@ def _run(job: Survey, scheduler: str | None, workers: int) -> None:
     """Run the survey with a progress bar on standard error."""
     if not job.todo:
         return
-    with executor(scheduler, min(workers, job.todo)) as pool, _progress_bar() as progress:
+    with executor(scheduler, min(workers, job.todo), command=True) as pool, _progress_bar() as progress:
         task = progress.add_task(job.spec.id, total=job.todo, won=0)
 
         def advance(outcome: Outcome) -> None:

@@ -11,6 +11,19 @@
 >>> tally.stored, summary.surveyed, summary.won + summary.unwinnable + summary.unknown
 (10, 10, 10)
 
+In a script, run the survey under ``if __name__ == "__main__":``. The pool's
+workers are spawned, and each imports the script again (Python's rule for
+``multiprocessing``, and Dask's for a ``local`` cluster): a survey at the top
+level would have every worker start one of its own, and die of it::
+
+    def main() -> None:
+        with ResultStore("survey.sqlite") as store, process_pool(2) as pool:
+            print(Survey(store, load_game("fan"), range(1, 11), Limit(states=5000)).run(pool))
+
+
+    if __name__ == "__main__":
+        main()
+
 The pieces, each in its own module and each usable alone:
 
 * :mod:`~cardtable.survey.task`: one deal solved, as a worker does it;

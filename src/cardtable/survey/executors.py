@@ -21,7 +21,7 @@ import re
 import signal
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from typing import Any, Final, NamedTuple
@@ -62,20 +62,30 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def executor(scheduler: str | None, workers: int) -> AbstractContextManager[Pool]:
-    """The pool for ``--scheduler``: None for processes here, ``local`` or an address for Dask."""
+def executor(scheduler: str | None, workers: int, *, command: bool = False) -> AbstractContextManager[Pool]:
+    """The pool for ``--scheduler``: None for processes here, ``local`` or an address for Dask.
+
+    ``command``: asked by the ``cardtable`` command (see :func:`process_pool`).
+    """
     if scheduler is None:
-        return process_pool(workers)
+        return process_pool(workers, command=command)
     return dask_cluster(scheduler, workers)
 
 
 @contextmanager
-def process_pool(workers: int) -> Iterator[Pool]:
+def process_pool(workers: int, *, command: bool = False) -> Iterator[Pool]:
     """Worker processes on this machine, all started at once; on an interrupt they stop at once, mid-deal.
 
     A start the system refuses (``ulimit -n``, ``ulimit -u``) is a
     :class:`PoolStartError`, with the workers already started stopped. Callers
     ask for no more workers than deals (``cardtable survey`` does).
+
+    The workers are spawned, so each imports the program's main module again:
+    a script that makes the pool outside ``if __name__ == "__main__":`` has
+    every worker die as it starts. Python's message for that goes to standard
+    error from each worker, and the parent's :class:`WorkerLostError` asks
+    whether that was it, unless ``command`` says the ``cardtable`` command,
+    which cannot make that slip, asked for the pool.
     """
     start_resource_tracker()  # before the pool, whose queues start it otherwise
     pool = ProcessPoolExecutor(
@@ -85,8 +95,8 @@ def process_pool(workers: int) -> Iterator[Pool]:
     )
     try:
         with held_while_workers_start():  # a worker still starting up must not take a Ctrl-C
-            for _ in range(workers):
-                pool.submit(os.getpid)  # each submit starts a worker while none is idle
+            # each submit starts a worker while none is idle; none done: none got as far as its first task
+            starts = [pool.submit(os.getpid) for _ in range(workers)]
     except OSError as error:
         _stop_now(pool)
         raise PoolStartError(
@@ -100,6 +110,11 @@ def process_pool(workers: int) -> Iterator[Pool]:
         yield Pool(pool, lambda: in_flight)
     except BrokenProcessPool:
         _stop_now(pool)
+        if not command and not any(_did(start) for start in starts):
+            raise WorkerLostError(
+                "the worker processes died as they started (in a script, is the survey run under"
+                ' if __name__ == "__main__":? each worker imports the script again)'
+            ) from None
         raise WorkerLostError(
             "a worker process died (out of memory? try a smaller --max-table); the results so far"
             " are stored: run again to go on"
@@ -108,6 +123,11 @@ def process_pool(workers: int) -> Iterator[Pool]:
         _stop_now(pool)
         raise
     pool.shutdown()
+
+
+def _did(task: Future[Any]) -> bool:
+    """Whether ``task`` ran to its end, rather than failed, was cancelled or is still to run."""
+    return task.done() and not task.cancelled() and task.exception() is None
 
 
 def _start_worker() -> None:
