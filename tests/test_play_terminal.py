@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import io
 import json
 import os
 import pty
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from rich.console import Console
 
 import cardtable.cli.play as play_module
 from cardtable import deal, load_game
@@ -197,17 +199,43 @@ def test_a_second_ctrl_c_during_a_hint_ends_the_session_as_documented(tmp_path: 
     assert (record.status, len(record.moves), record.hints) == ("abandoned", 1, 1)
 
 
-def test_a_terminal_that_fails_to_read_has_hung_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The read may fail before the closed window's SIGHUP is handled: it ends the game as that SIGHUP would."""
+class Window(io.StringIO):
+    """A terminal, until its window closes: then reading and writing fail with EIO."""
 
-    def hung_up(prompt: str) -> str:
-        raise OSError(errno.EIO, "Input/output error")
+    closed_window = False
 
-    monkeypatch.setattr("builtins.input", hung_up)
-    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.closed_window:
+            raise OSError(errno.EIO, "Input/output error")
+        return super().write(text)
+
+
+@pytest.mark.parametrize("reading", ["fails", "ends"])
+def test_a_terminal_that_fails_to_read_or_write_has_hung_up(
+    monkeypatch: pytest.MonkeyPatch, reading: str
+) -> None:
+    """The failure may come before the closed window's SIGHUP is handled: the game ends as that SIGHUP ends it.
+
+    A read may fail, or end (the line editor takes the hang-up for the end of
+    input), and then the goodbye fails to print.
+    """
+    window = Window()
+
+    def read(prompt: str) -> str | None:
+        window.closed_window = True
+        if reading == "fails":
+            raise OSError(errno.EIO, "Input/output error")
+        return None
+
+    monkeypatch.setattr(sys, "stdin", window)
+    session = Session(deal(load_game("fan"), 3))
     with pytest.raises(Terminated) as ended:
-        play_module.read_line(PROMPT)
+        play_module.run_session(session, read, Console(file=window))
     assert ended.value.exit_code == 128 + signal.SIGHUP
+    assert window.getvalue().startswith("Fan · deal 3\n")  # the table was shown before the window closed
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
