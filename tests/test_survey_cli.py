@@ -495,7 +495,8 @@ def test_report_json_and_a_deal_range(surveyed: Path) -> None:
     assert w["interval"][1] <= w["interval_with_unknowns"][1]
     assert set(report["seconds"]) == {"median", "p90", "p99", "max", "total"}
     budget = {"timeout": None, "max_states": 200, "table": DEFAULT_TABLE_CAP}
-    assert report["settings"] == [{"budget": budget, "version": cardtable.__version__, "deals": 20}]
+    used = {"budget": budget, "version": cardtable.__version__, "deals": 20, "unknown": report["unknown"]}
+    assert report["settings"] == [used]
 
 
 def test_report_draws_a_plot(surveyed: Path, tmp_path: Path) -> None:

@@ -503,6 +503,7 @@ def _settings_json(used: SettingsUsed) -> dict[str, Any]:
         "budget": {"timeout": budget.seconds, "max_states": budget.states, "table": budget.table},
         "version": used.version,
         "deals": used.deals,
+        "unknown": used.unknown,
     }
 
 
@@ -575,4 +576,5 @@ def _settings_text(used: SettingsUsed) -> str:
     states = "no state limit" if budget.states is None else f"max states {budget.states:,}"
     return (
         f"{timeout}, {states}, table {budget.table:,}, cardtable {used.version}: {plural(used.deals, 'deal')}"
+        f" ({used.unknown:,} unknown)"
     )

@@ -137,11 +137,17 @@ class SurveyDatabaseError(CardtableError):
 
 @dataclass(frozen=True)
 class SettingsUsed:
-    """One budget and cardtable version found among stored results, with how many deals used it."""
+    """One budget and cardtable version found among stored results, with how many deals used it.
+
+    ``unknown``: how many of those deals it left undecided. Where budgets were
+    mixed, the unknowns are not all equally hard, and a reader should know
+    which budget gave up on how many.
+    """
 
     budget: Limit
     version: str
     deals: int
+    unknown: int = 0
 
 
 def default_path() -> Path:
@@ -247,13 +253,15 @@ class ResultStore:
         """
         _check_game(game, rules_version)
         sql = (
-            "SELECT timeout, max_states, table_cap, version, COUNT(*) AS n"
+            "SELECT timeout, max_states, table_cap, version, COUNT(*) AS n, SUM(verdict = 'unknown')"
             f" FROM results WHERE {IN_RANGE} GROUP BY 1, 2, 3, 4 ORDER BY n DESC, 1, 2, 3, 4"
         )
         rows = self._read(sql, game, rules_version, *_bounds(deals))
         return [
-            SettingsUsed(Limit(states=states, seconds=_no_less_than_none(timeout), table=table), version, n)
-            for timeout, states, table, version, n in rows
+            SettingsUsed(
+                Limit(states=states, seconds=_no_less_than_none(timeout), table=table), version, n, unknown
+            )
+            for timeout, states, table, version, n, unknown in rows
         ]
 
     def lines(self, game: str, rules_version: int, deals: range | None = None) -> Iterator[Outcome]:
