@@ -52,23 +52,13 @@ PROMPT: Final = "> "
 
 
 def read_line(prompt: str) -> str | None:
-    """A line typed after ``prompt``, or None at end of input or on Ctrl-C.
-
-    A terminal that fails to read (EIO) has hung up: its window closed. The
-    kernel's SIGHUP may be handled only after the read has failed, so the
-    failure is taken as that SIGHUP, not as an error that the signal would
-    have turned into a clean end (exit code 129, the game kept).
-    """
+    """A line typed after ``prompt``, or None at end of input or on Ctrl-C."""
     try:
         return input(prompt)
     except Terminated:
         raise  # not the player's Ctrl-C: the session ends with the signal's exit code
     except (EOFError, KeyboardInterrupt):
         return None
-    except OSError as error:
-        if error.errno == errno.EIO and sys.stdin.isatty():
-            raise Terminated(signal.SIGHUP) from None
-        raise
 
 
 def run_session(session: Session, read: Callable[[str], str | None], out: Console) -> None:
@@ -82,6 +72,11 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
     which is raised again once the game is kept, for the process to exit with
     the signal's code. Whatever ends the session, an error included (a terminal
     gone in the middle of a line), the game is kept.
+
+    A terminal that fails to read or write (EIO) has hung up: its window
+    closed. The kernel's SIGHUP may be handled only after that failure (the
+    line editor reads the hang-up as the end of input, and the goodbye then
+    fails to print), so the failure is taken as that SIGHUP.
     """
     stop: KeyboardInterrupt | None = None
     try:
@@ -89,6 +84,10 @@ def run_session(session: Session, read: Callable[[str], str | None], out: Consol
         _answer(session, read, out)
     except KeyboardInterrupt as interrupted:
         stop = interrupted
+    except OSError as error:
+        if error.errno != errno.EIO or not sys.stdin.isatty():
+            raise
+        stop = Terminated(signal.SIGHUP)
     finally:  # whatever ends the session, a terminal gone in the middle of a line included
         with ctrl_c_ignored(signal.SIGTERM, signal.SIGHUP):  # a second signal must not cut the record short
             try:
