@@ -244,3 +244,19 @@ def test_up_and_down_go_to_the_pile_above_or_below_home_and_end_to_the_first_and
     assert page.evaluate(focused) == "fan/11"
     page.keyboard.press("Home")
     assert page.evaluate(focused) == "foundation/0"
+
+
+def test_the_piles_keep_the_table_s_order_when_a_foundation_empties(page: Page) -> None:
+    """Home, End and a screen reader go by the page's order: an emptied pile drawn anew keeps its place in it."""
+    open_deal(page, "fan", 42, autoplay=True)  # autoplay sends A♣ home
+    slots = "[...document.querySelectorAll('#table .slot')].map((s) => s.dataset.pile)"
+    in_order = [f"foundation/{i}" for i in range(4)] + [f"fan/{i}" for i in range(18)]
+    assert page.evaluate(slots) == in_order
+    page.locator('#table .slot[data-pile="fan/3"]').focus()
+    page.keyboard.press("Control+z")  # f0 empties: its place shows the ace it takes
+    table_at(page, moves=0)
+    assert page.evaluate(slots) == in_order
+    page.keyboard.press("Home")
+    expect(page.locator('#table .slot[data-pile="foundation/0"]')).to_be_focused()
+    page.keyboard.press("End")
+    expect(page.locator('#table .slot[data-pile="fan/17"]')).to_be_focused()

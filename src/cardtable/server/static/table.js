@@ -137,10 +137,12 @@ export class Table {
   reconcile(items) {
     const old = this.elements || new Map();
     const now = new Map();
+    const keys = new Set(items.map((item) => item.key));
+    for (const [key, el] of old) if (!keys.has(key)) el.remove();
+    let prev = null; // the elements follow the items' order, which a screen reader and the arrow keys go by
     for (const item of items) {
       let el = old.get(item.key);
       if (el) {
-        old.delete(item.key);
         const stays = el.placed === item.style ? TRANSIENT.filter((name) => el.classList.contains(name)) : [];
         const cls = [item.cls, ...stays].join(" ");
         if (el.className !== cls) el.className = cls;
@@ -159,12 +161,13 @@ export class Table {
         if (item.hidden) el.setAttribute("aria-hidden", "true");
         if (item.text !== undefined) el.textContent = item.text;
         else el.innerHTML = item.inner;
-        this.root.append(el);
       }
+      const at = prev ? prev.nextSibling : this.root.firstChild;
+      if (el !== at) this.root.insertBefore(el, at);
+      prev = el;
       el.placed = item.style;
       now.set(item.key, el);
     }
-    for (const el of old.values()) el.remove();
     this.elements = now;
   }
 
