@@ -135,6 +135,24 @@ def test_a_phone_shows_whether_autoplay_is_on_in_the_bar_s_one_line(
         expect(page.locator("#menu")).to_have_attribute("aria-expanded", "false")
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_rules_with_their_options_fit_the_dialog(
+    browser: Browser, live_server: LiveServer, width: int, height: int
+) -> None:
+    """Long option labels wrap, and the keys' line too: the dialog does not scroll sideways."""
+    with on_a_screen(browser, live_server, width, height) as page:
+        page.goto("/?game=alexander-the-great-lucie&deal=3")
+        table_at(
+            page, moves=opened_moves("alexander-the-great-lucie", 3), game="alexander-the-great-lucie", deal=3
+        )
+        page.locator("body").press("?")  # on a phone the Rules button is in the menu
+        expect(page.locator("#rules-options")).to_be_visible()
+        dialog = page.locator("#rules")
+        assert dialog.evaluate("(d) => d.scrollWidth <= d.clientWidth"), dialog.evaluate(
+            "(d) => [d.scrollWidth, d.clientWidth]"
+        )
+
+
 def test_rules_that_scroll_on_a_short_screen_fade_out_until_their_end(
     browser: Browser, live_server: LiveServer
 ) -> None:
