@@ -515,6 +515,23 @@ def test_the_table_fits_the_window_without_scrolling(
         assert card_width is not None and card_width["width"] >= 40, "cards stay readable"
 
 
+def test_past_games_fit_a_phone_with_a_long_game_name(browser: Browser, live_server: LiveServer) -> None:
+    """The six columns fit a phone, the name of a game with options wrapped (it ran the Time column off)."""
+    with on_a_screen(browser, live_server, 390, 844) as page:
+        page.goto("/stats")
+        game = "alexander-the-great-lucie(redeal_anytime=true)"
+        play = page.request.post("/api/plays", data={"game": game, "deal": 182962}).json()
+        move = next(m for m in play["legal"] if m["kind"] == "card")
+        assert page.request.post(f"/api/plays/{play['id']}/moves", data={"text": move["text"]}).ok
+        assert page.request.post("/api/plays", data={"game": game, "deal": 3}).ok  # the first is left
+        page.goto("/stats")
+        expect(page.locator("#history tbody tr")).to_contain_text("abandoned")
+        overflow = page.eval_on_selector_all(
+            ".stats .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth)"
+        )
+        assert overflow == [0, 0]
+
+
 def test_the_page_is_light(page: Page) -> None:
     """The bytes of HTML, scripts and styles the table page loads, as the browser counts them."""
     page.goto("/")
