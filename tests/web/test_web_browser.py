@@ -372,6 +372,23 @@ def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> N
     assert page.locator(".slot.closed").count() == 15  # fans 3 to 17: a Lucie fan emptied stays empty
 
 
+def test_an_emptied_reserve_and_stock_look_and_read_as_taking_no_card(page: Page) -> None:
+    """As a Lucie fan emptied does: only an empty tableau pile has the dashed place of a pile that takes a card."""
+    page.goto(f"/?game={ACEY}&deal=1")
+    table_at(page, moves=0, game=ACEY, deal=1)
+    emptied = acey_position(
+        up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste"
+    )
+    assert page.request.post("/api/plays", data={"game": ACEY, "position": deal_to_dict(emptied)}).ok
+    page.reload()
+    table_at(page, moves=0, game=ACEY)
+    piles = "els => els.map((e) => e.dataset.pile)"
+    assert page.locator(".slot.closed").evaluate_all(piles) == ["reserve/0", "reserve/1", "stock/0"]
+    assert page.locator(".slot.empty").evaluate_all(piles) == ["tableau/1", "tableau/2", "tableau/3"]
+    expect(slot(page, "reserve/0")).to_have_attribute("aria-label", "reserve r0, empty, takes no card")
+    expect(slot(page, "tableau/1")).to_have_attribute("aria-label", "tableau t1, empty")
+
+
 def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_them(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
     page.click("#rules-button")

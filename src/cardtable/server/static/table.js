@@ -23,7 +23,7 @@ function caption(pile, short) {
 /** The pile as a screen reader names it: "fan t3, 3 cards, top 7 of spades". */
 function pileLabel(pile) {
   const cards = pile.count === 1 ? "1 card" : `${pile.count} cards`;
-  const empty = pile.takes && !pile.takes_when_empty ? "empty, takes no card" : "empty";
+  const empty = pile.takes_when_empty ? "empty" : "empty, takes no card";
   const held = pile.count === 0 ? empty : pile.cards.length ? `${cards}, top ${cardLabel(pile.cards[pile.count - 1])}` : cards;
   const builds = pile.group === "foundation" ? (pile.direction === "down" ? ", builds down from king" : ", builds up from ace") : "";
   return `${pile.group} ${pile.code}, ${held}${builds}`;
@@ -103,7 +103,7 @@ export class Table {
       items.push(
         {
           key: `slot|${pile.id}|${mark}`,
-          cls: `slot ${pile.group}${pile.count ? "" : pile.takes && !pile.takes_when_empty ? " closed" : " empty"}`,
+          cls: `slot ${pile.group}${pile.count ? "" : pile.takes_when_empty ? " empty" : " closed"}`,
           data: { pile: pile.id },
           style: `left:${box.x}px;top:${box.y}px;width:${g.cw}px;height:${g.ch}px`,
           label,
