@@ -402,6 +402,10 @@ def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_t
     page.click("#rules-options button[type=submit]")
     variant = f"{LUCIE}(redeals=0)"
     page.wait_for_selector(f'#table[data-game="{variant}"]')
+    assert page.get_attribute("#table", "data-deal") == str(
+        FAST_DEALS[LUCIE]
+    )  # the same deal, not a random one
+    expect(page.locator("#toast")).to_contain_text(f"deal {FAST_DEALS[LUCIE]} under these rules")
     expect(page.locator("#redeal")).to_be_hidden()
     page.click("#rules-button")  # the form shows the options of the game on the table
     expect(page.locator("#rules-options input[name=redeals]")).to_have_value("0")

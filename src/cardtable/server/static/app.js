@@ -628,14 +628,22 @@ function optionsForm(game, shown) {
       return label;
     }),
   );
-  form.onsubmit = (e) => {
+  form.onsubmit = async (e) => {
     e.preventDefault();
     const changed = defaults
       .map(([name, value]) => [name, typeof value === "boolean" ? form.elements[name].checked : Number(form.elements[name].value)])
       .filter(([name, value]) => value !== game.defaults[name])
       .map(([name, value]) => `${name}=${value}`);
+    const id = changed.length ? `${game.id}(${changed.join(",")})` : game.id;
+    const deal = page.view?.deal;
     $("rules").close();
-    switchGame(changed.length ? `${game.id}(${changed.join(",")})` : game.id);
+    if (deal == null) return switchGame(id); // a position of the player's own: a deal of the new rules
+    // the same deal under the new rules, as a link to it opens it
+    $("toast").hidden = true;
+    if ((await openLink(new URLSearchParams({ game: id, deal }))) && page.view.deal === deal) {
+      const said = $("toast").hidden ? "" : `; ${$("toast").textContent}`;
+      toast(`deal ${deal} under these rules${said}`, said ? 6 : 3.5);
+    }
   };
 }
 
