@@ -6,6 +6,7 @@ import pytest
 
 from cardtable import GAMES, UnknownGameError, load_game
 from cardtable.core.spec import Kind
+from cardtable.games import shown_name
 from helpers import ACEY, ALEXANDER, FAN, GAME_IDS, LUCIE
 
 
@@ -87,6 +88,21 @@ def test_a_name_tells_the_options_apart() -> None:
         "Alexander the Great (La Belle Lucie form), redeals=0, redeal_anytime=true"
     )
     assert load_game(f"{LUCIE}(redeals=2)").name == "Alexander the Great (La Belle Lucie form)"
+
+
+@pytest.mark.parametrize(
+    ("options", "shown"),
+    [
+        ("redeal_anytime=true,redeals=0", "no redeals, redeal at any time"),
+        ("redeals=1", "1 redeal"),
+        ("redeals=5", "5 redeals"),
+    ],
+)
+def test_the_browser_s_name_says_the_options_in_words(options: str, shown: str) -> None:
+    assert (
+        shown_name(load_game(f"{LUCIE}({options})")) == f"Alexander the Great (La Belle Lucie form), {shown}"
+    )
+    assert shown_name(load_game(LUCIE)) == "Alexander the Great (La Belle Lucie form)"
 
 
 @pytest.mark.parametrize(

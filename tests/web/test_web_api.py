@@ -174,6 +174,9 @@ def test_the_stock_is_counted_but_face_down(client: TestClient) -> None:
 def test_a_random_deal_and_game_options(client: TestClient) -> None:
     view = start(client, "alexander-the-great-lucie( redeals = 0 )", None)
     assert view["game"] == "alexander-the-great-lucie(redeals=0)"
+    assert (
+        view["name"] == "Alexander the Great (La Belle Lucie form), no redeals"
+    )  # in words, as the page shows it
     assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] is None  # no redeal: no Redeal button
     assert view["rules_note"].startswith("Played with other options: redeals=0 (instead of 2).")
     assert start(client, LUCIE, 5)["rules_note"] is None

@@ -406,6 +406,9 @@ def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_t
         FAST_DEALS[LUCIE]
     )  # the same deal, not a random one
     expect(page.locator("#toast")).to_contain_text(f"deal {FAST_DEALS[LUCIE]} under these rules")
+    in_words = "Alexander the Great (La Belle Lucie form), no redeals"  # not redeals=0
+    expect(page.locator("#title")).to_have_text(f"{in_words} · deal {FAST_DEALS[LUCIE]}")
+    expect(page.locator("#game option:checked")).to_have_text(in_words)
     expect(page.locator("#redeal")).to_be_hidden()
     page.click("#rules-button")  # the form shows the options of the game on the table
     expect(page.locator("#rules-options input[name=redeals]")).to_have_value("0")
@@ -547,6 +550,7 @@ def test_past_games_fit_a_phone_with_a_long_game_name(browser: Browser, live_ser
         assert page.request.post("/api/plays", data={"game": game, "deal": 3}).ok  # the first is left
         page.goto("/stats")
         expect(page.locator("#history tbody tr")).to_contain_text("abandoned")
+        expect(page.locator("#history tbody tr")).to_contain_text("form), redeal at any time")  # in words
         overflow = page.eval_on_selector_all(
             ".stats .scroll", "els => els.map(e => e.scrollWidth - e.clientWidth)"
         )

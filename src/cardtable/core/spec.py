@@ -218,9 +218,10 @@ def _check_play(spec: GameSpec, where: str) -> None:
     unknown = [option for option in spec.options if option not in fields]
     if unknown:
         raise InvalidSpecError(f"{where}: option {unknown[0]!r} is not a field of a game spec")
-    unworded = [option for option in spec.options if option not in OPTION_WORDS]
-    if unworded:
-        raise InvalidSpecError(f"{where}: option {unworded[0]!r} has no words for players in OPTION_WORDS")
+    for table, name in ((OPTION_WORDS, "OPTION_WORDS"), (OPTION_VALUE_WORDS, "OPTION_VALUE_WORDS")):
+        unworded = [option for option in spec.options if option not in table]
+        if unworded:
+            raise InvalidSpecError(f"{where}: option {unworded[0]!r} has no words for players in {name}")
 
 
 OPTION_WORDS: Final = {
@@ -228,6 +229,19 @@ OPTION_WORDS: Final = {
     "redeal_anytime": "redeal whenever one is left, not only when no other move is possible",
 }
 """What each field a game id may set means, in words a player reads beside its box (the browser's Rules dialog)."""
+
+OPTION_VALUE_WORDS: Final = {
+    "redeals": ("no redeals", "1 redeal", "{} redeals"),
+    "redeal_anytime": ("redeal only when stuck", "redeal at any time"),
+}
+"""How a game's name in the browser tells an option's value, short: the words for false or 0, for true or 1,
+and for a number beyond (``{}`` the number), as in "Alexander the Great (La Belle Lucie form), no redeals"."""
+
+
+def option_value_words(option: str, value: int) -> str:
+    """An option's value in a player's words: ``option_value_words("redeals", 0) == "no redeals"``."""
+    words = OPTION_VALUE_WORDS[option]
+    return words[min(int(value), len(words) - 1)].format(int(value))  # a bool is 0 or 1
 
 
 def _check_deal(spec: GameSpec, where: str) -> None:

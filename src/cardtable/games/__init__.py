@@ -7,7 +7,7 @@ import re
 from typing import Final
 
 from cardtable.core.errors import UnknownGameError, quoted
-from cardtable.core.spec import GameSpec
+from cardtable.core.spec import GameSpec, option_value_words
 from cardtable.games.acey import ACEY_AND_KINGSLEY
 from cardtable.games.alexander import ALEXANDER_THE_GREAT
 from cardtable.games.fan import FAN
@@ -97,6 +97,19 @@ def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, str, str
     ]
 
 
+def shown_name(spec: GameSpec) -> str:
+    """The game's name as the browser shows it: its options in words, not as in its id.
+
+    ``Alexander the Great (La Belle Lucie form), no redeals``, where the name (for the
+    command line) says ``redeals=0``; a game not in the registry keeps its name.
+    """
+    base = GAMES.get(spec.base_id)
+    if base is None:
+        return spec.name
+    words = [option_value_words(key, getattr(spec, key)) for key, _, _ in _changed_options(base, spec)]
+    return ", ".join([base.name, *words])
+
+
 def options_note(spec: GameSpec) -> str | None:
     """What an id's options change, to read before its rules, which are written for the defaults.
 
@@ -115,4 +128,4 @@ def options_note(spec: GameSpec) -> str | None:
     )
 
 
-__all__ = ["GAMES", "canonical_id", "load_game", "options_note"]
+__all__ = ["GAMES", "canonical_id", "load_game", "options_note", "shown_name"]

@@ -20,7 +20,7 @@ from cardtable.core.move import Move
 from cardtable.core.notation import in_codes, move_text, parse_move
 from cardtable.core.spec import OPTION_WORDS
 from cardtable.formats import deal_from_dict, move_from_dict
-from cardtable.games import GAMES, load_game
+from cardtable.games import GAMES, load_game, shown_name
 from cardtable.server.models import (
     GameInfo,
     GameStatsView,
@@ -375,6 +375,6 @@ def stats(who: Player, plays: PlaysDep) -> StatsView:
 
 def _name(game: str) -> str:
     try:
-        return load_game(game).name
+        return shown_name(load_game(game))
     except UnknownGameError:
         return game

@@ -113,7 +113,9 @@ class PlayView(BaseModel):
 
     id: str
     game: str
-    name: str
+    name: str = Field(
+        description="the game's name, its options in words: '…, no redeals' (the id says redeals=0)"
+    )
     rules_note: str | None = Field(
         description="what the game id's options change, to show before its rules; null for the defaults"
     )
@@ -194,7 +196,9 @@ class GameStatsView(BaseModel):
     """A player's record at one game."""
 
     game: str
-    name: str
+    name: str = Field(
+        description="the game's name, its options in words: '…, no redeals' (the id says redeals=0)"
+    )
     played: int
     won: int
     win_rate: float

@@ -11,7 +11,7 @@ from cardtable.core.move import CARD, DEAL, Move
 from cardtable.core.notation import move_text, pile_code
 from cardtable.core.spec import Kind
 from cardtable.core.state import State
-from cardtable.games import options_note
+from cardtable.games import options_note, shown_name
 from cardtable.server.models import MoveView, PileView, PlayView, RefillView
 from cardtable.server.play import Play
 from cardtable.solver.prune import pruner
@@ -61,7 +61,7 @@ def play_view(play: Play, message: str | None = None) -> PlayView:
     return PlayView(
         id=record.id,
         game=state.spec.id,
-        name=state.spec.name,
+        name=shown_name(state.spec),
         rules_note=options_note(state.spec),
         deal=record.deal,
         status=play.status,

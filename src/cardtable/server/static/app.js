@@ -151,8 +151,10 @@ function show(view, motion) {
   $("title").replaceChildren(name, ` · ${view.deal === null ? "own position" : `deal ${view.deal}`}`);
   document.title = `${view.name} ${view.deal ?? ""} · cardtable`;
   const game = $("game");
-  if (![...game.options].some((o) => o.value === view.game)) {
-    game.add(new Option(view.name, view.game));
+  const known = [...game.options].find((o) => o.value === view.game);
+  if (known?.text !== view.name) {
+    if (known) known.text = view.name; // kept in other words before
+    else game.add(new Option(view.name, view.game));
     store("variants", JSON.stringify({ ...storedVariants(), [view.game]: view.name }));
   }
   game.value = view.game;
