@@ -10,6 +10,7 @@ const WASTE_SHOWN = 3;
 // Groups that may be splayed down instead of sideways, which suits a tall narrow screen; the
 // waste stays sideways beside its stock.
 const DOWNWARD = ["reserve", "tableau", "fan"];
+const TURN = 1.15; // how much wider the other way's cards must be for a table drawn one way to turn
 
 /** How many cards long each pile's place is, set when a play is first drawn so the table does not
  *  jump about as fans grow and shrink: room for a pile's cards or for as many as its group's middle
@@ -188,13 +189,15 @@ function placed(line, h, m, down) {
 
 /** The geometry of the whole table in a box of ``width`` × ``height`` pixels: piles splayed sideways,
  *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
- *  down, if neither fits. Where both give cards of one size, the way the table was drawn before
- *  (``wasDown``) stays: at the smallest cards the two can tie card after card as a fan grows, and the
- *  whole table would turn each time. */
-export function layout(piles, capacity, width, height, wasDown = false) {
+ *  down, if neither fits. The way the table was drawn before (``wasDown``, null for a first drawing)
+ *  stays unless the other gives cards a good deal wider (TURN) or it no longer fits: as a fan outgrows
+ *  its place the two ways come close, and the whole table would turn back and forth within a game. */
+export function layout(piles, capacity, width, height, wasDown = null) {
   const sideways = fitted(piles, capacity, width, height, []);
   const downwards = fitted(piles, capacity, width, height, DOWNWARD);
-  const down = downwards.cw > sideways.cw || (wasDown && downwards.cw === sideways.cw) ? DOWNWARD : [];
+  const [now, other] = wasDown ? [downwards, sideways] : [sideways, downwards];
+  const turn = wasDown === null ? other.cw > now.cw : other.cw >= TURN * now.cw && other.cw > now.cw;
+  const down = Boolean(wasDown) !== turn ? DOWNWARD : [];
   const best = down.length ? downwards : sideways;
   const m = metrics(best.cw || smallest(width, height));
   const { lines, height: used } = pack(piles, best.capacity, m.cw, width, down);

@@ -10,6 +10,17 @@ const DOUBLE = 350; // milliseconds between the clicks of a double-click
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
 const TRANSIENT = ["moving", "dragging"]; // classes a card gets between two drawings of the table
 
+const LAID_OUT = "cardtable.laidOut";
+
+/** How the plays last drawn in this tab were laid out, by play id: {capacity, down}. */
+function laidOut() {
+  try {
+    return JSON.parse(sessionStorage.getItem(LAID_OUT)) || {};
+  } catch {
+    return {};
+  }
+}
+
 function caption(pile, short) {
   if (pile.group === "foundation") {
     const down = pile.direction === "down";
@@ -70,8 +81,10 @@ export class Table {
     const before = motion && !STILL.matches ? this.rects() : null;
     if (view.id !== this.playId) {
       this.playId = view.id;
-      this.capacity = capacities(view.piles);
-      this.splayedDown = false;
+      // a play drawn before in this tab (a reload) is laid out as it was, not afresh
+      const was = laidOut()[view.id];
+      this.capacity = grown(was?.capacity || capacities(view.piles), view.piles);
+      this.splayedDown = was ? was.down : null;
     } else {
       this.capacity = grown(this.capacity, view.piles);
     }
@@ -95,6 +108,8 @@ export class Table {
     const room = Math.max(200, window.innerHeight - top - 16); // the table's bottom margin included
     const g = (this.geometry = layout(view.piles, this.capacity, width, room, this.splayedDown));
     this.splayedDown = g.down;
+    const kept = Object.entries(laidOut()).filter(([id]) => id !== view.id).slice(-7);
+    sessionStorage.setItem(LAID_OUT, JSON.stringify(Object.fromEntries([...kept, [view.id, { capacity: this.capacity, down: g.down }]])));
     const items = [];
     for (const pile of view.piles) {
       const box = g.boxes.get(pile.id);
