@@ -290,7 +290,7 @@ def test_autoplay_now_says_why_when_nothing_goes_home(page: Page) -> None:
     expect(page.locator("#toast")).to_have_text("autoplay: no card can go home now")
 
 
-def test_a_double_click_that_cannot_send_a_card_says_why_in_a_mouse_players_words(page: Page) -> None:
+def test_a_double_click_that_cannot_send_a_card_says_why_in_words_for_a_tap_and_a_click(page: Page) -> None:
     open_deal(page, ALEXANDER, 10)
     click_pile(page, "fan/0")  # no move at all from fan/0 in deal 10
     click_pile(page, "fan/0")
@@ -299,8 +299,16 @@ def test_a_double_click_that_cannot_send_a_card_says_why_in_a_mouse_players_word
     play(page, {"from": "tableau/1", "to": "foundation/4", "card": "QH"})
     click_pile(page, "foundation/4")
     click_pile(page, "foundation/4")
-    expect(page.locator("#toast")).to_have_text("Q♥ is already home; drag it to move it off")
+    expect(page.locator("#toast")).to_have_text(
+        "Q♥ is already home; to move it off, pick it, then where it goes"
+    )
     table_at(page, moves=1)
+    slot(page, "foundation/4").focus()
+    page.keyboard.press("Enter")  # what a screen reader hears of the pick says the same
+    expect(page.locator("#said")).to_have_text(
+        re.compile(r"^picked queen of hearts from f4: .*; picked again, it stays home$")
+    )
+    page.keyboard.press("Escape")
     up_or_down = acey_position(
         up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste"
     )
@@ -311,7 +319,7 @@ def test_a_double_click_that_cannot_send_a_card_says_why_in_a_mouse_players_word
     click_pile(page, "tableau/0")
     click_pile(page, "tableau/0")
     expect(page.locator("#toast")).to_have_text(
-        "it could go to f0 (up), f4 (down): drag it to the one you want"
+        "it could go to f0 (up), f4 (down): pick it, then the one you want"
     )
 
 

@@ -116,13 +116,22 @@ function doneWords(motion) {
 }
 
 /** What a pick means, for a screen reader, which cannot see the rings: "picked 10 of diamonds from t1: it can go
- *  to t8 or f2", or that it cannot move now. */
+ *  to t8 or f2", or that it cannot move now; and what picking it again does, as sendHome and the server's
+ *  move of a pile alone do: home if one foundation takes it, else to its one place; a card home stays. */
 function pickWords(pileId) {
   const pile = page.view.piles.find((p) => p.id === pileId);
-  const places = page.view.legal.filter((m) => m.kind === "card" && m.from === pileId).map((m) => m.text.split(" ")[1]);
+  const moves = page.view.legal.filter((m) => m.kind === "card" && m.from === pileId);
+  const codes = (some) => [...new Set(some.map((m) => m.text.split(" ")[1]))];
+  const places = codes(moves);
+  const homes = codes(moves.filter((m) => m.to.startsWith("foundation/")));
   const card = pile.cards.length ? cardLabel(pile.cards[pile.cards.length - 1]) : "the top card";
-  const where = places.length ? `it can go to ${[...new Set(places)].join(" or ")}` : "it cannot move now";
-  return `picked ${card} from ${pile.code}: ${where}; picked again, it goes home or to its one place`;
+  const where = places.length ? `it can go to ${places.join(" or ")}` : "it cannot move now";
+  const again =
+    pile.group === "foundation" ? "it stays home"
+    : homes.length === 1 ? `it goes home to ${homes[0]}`
+    : places.length === 1 ? `it goes to ${places[0]}`
+    : "";
+  return `picked ${card} from ${pile.code}: ${where}; ${again ? `picked again, ${again}` : "then pick where it goes"}`;
 }
 
 /** What the stock put, on its own, into the piles the latest moves emptied (Acey and Kingsley), as the
@@ -255,7 +264,7 @@ function sendHome(from, started) {
   const pile = page.view.piles.find((p) => p.id === from);
   if (pile.group !== "foundation") return playMove({ text: pile.code }, started, true);
   const movable = page.view.legal.some((m) => m.from === from);
-  toast(`${cardText(pile.cards[pile.cards.length - 1])} is already home${movable ? "; drag it to move it off" : ""}`);
+  toast(`${cardText(pile.cards[pile.cards.length - 1])} is already home${movable ? "; to move it off, pick it, then where it goes" : ""}`);
   return Promise.resolve(false);
 }
 
@@ -279,7 +288,7 @@ async function sendMove(body, started, clicked = false) {
     return true;
   } catch (error) {
     if (clicked && error instanceof ApiError && error.places) {
-      error.message = `it could go to ${error.places.join(", ")}: drag it to the one you want`;
+      error.message = `it could go to ${error.places.join(", ")}: pick it, then the one you want`;
     } else if (clicked && error instanceof ApiError && error.reason) {
       error.message = error.reason; // the player did not type the move the message quotes
     }
