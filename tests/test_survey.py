@@ -11,8 +11,9 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, InvalidStateError, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -547,6 +548,25 @@ def test_a_worker_with_other_rules_is_refused(
     with pytest.raises(WorkerMismatchError, match="rules version 99"):
         Survey(store, FAN, range(1, 5), SMALL).run(threads)
     assert store.outcomes("fan", 1) == []
+
+
+def test_a_stopping_pool_s_cancelled_deals_print_nothing_else_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers killed as the survey cancels its deals: the manager thread's InvalidStateError (gh-107219) is no news."""
+    heard: list[str] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: heard.append(str(args.exc_value)))
+
+    def raised(error: BaseException, thread: threading.Thread) -> None:
+        threading.excepthook(threading.ExceptHookArgs([type(error), error, None, thread]))
+
+    before = threading.excepthook
+    with process_pool(1) as pool:
+        pool.executor.submit(os.getpid).result()
+        manager = pool.executor._executor_manager_thread  # type: ignore[attr-defined]
+        raised(InvalidStateError("CANCELLED: <Future state=cancelled>"), manager)
+        raised(RuntimeError("a real bug"), manager)
+        raised(InvalidStateError("elsewhere"), threading.current_thread())
+    assert heard == ["a real bug", "elsewhere"]
+    assert threading.excepthook is before
 
 
 def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:

@@ -19,10 +19,11 @@ import multiprocessing
 import os
 import re
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import CancelledError, Executor, Future, InvalidStateError, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool, _ExecutorManagerThread
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from typing import Any, Final, NamedTuple
 
@@ -88,6 +89,12 @@ def process_pool(workers: int, *, command: bool = False) -> Iterator[Pool]:
     which cannot make that slip, asked for the pool.
     """
     start_resource_tracker()  # before the pool, whose queues start it otherwise
+    with _stopping_race_unheard():
+        yield from _started_pool(workers, command)
+
+
+def _started_pool(workers: int, command: bool) -> Iterator[Pool]:
+    """The body of :func:`process_pool`: the pool started, given, and stopped at once or shut down."""
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),  # no fork of a parent that runs threads
@@ -123,6 +130,31 @@ def process_pool(workers: int, *, command: bool = False) -> Iterator[Pool]:
         _stop_now(pool)
         raise
     pool.shutdown()
+
+
+@contextmanager
+def _stopping_race_unheard() -> Iterator[None]:
+    """Silence the one error a pool's manager thread may print as a survey stops, and no other.
+
+    Workers killed as the survey cancels its pending deals (a closed terminal's
+    SIGHUP reaches them all) break the pool, and its manager thread then sets
+    the broken pool's error on every pending deal, cancelled ones too: before
+    CPython's fix of gh-107219 (3.12) that raises InvalidStateError in the
+    thread, and its traceback followed the survey's one-line goodbye (about
+    one stop in 20 here). The survey has already stored what it solved, and a
+    cancelled deal has nothing to say.
+    """
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if not (args.exc_type is InvalidStateError and isinstance(args.thread, _ExecutorManagerThread)):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def _did(task: Future[Any]) -> bool:
