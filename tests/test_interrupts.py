@@ -7,15 +7,17 @@ its children and nothing else.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
-from cardtable.interrupts import ended_as_ctrl_c
+from cardtable.interrupts import STOPPING, Terminated, deferred, ended_as_ctrl_c
 
 SCRIPT = textwrap.dedent(
     """
@@ -134,3 +136,20 @@ def test_only_the_first_termination_signal_is_raised() -> None:
         timeout=60,
     )
     assert (done.returncode, done.stdout) == (0, "kept after SIGHUP\n"), done.stderr
+
+
+def test_a_deferred_signal_raises_once_the_block_is_over_and_wakes_it() -> None:
+    """Code that takes locks is not cut short: the handler's exception comes after it, the wake at once."""
+    woken: list[str] = []
+    with ended_as_ctrl_c(signal.SIGTERM):
+        with pytest.raises(Terminated) as ended:
+            with deferred(*STOPPING, wake=lambda: woken.append("now")):
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.01)  # the handler runs in here, and only notes the signal
+                assert woken == ["now"]
+                os.kill(os.getpid(), signal.SIGINT)  # a second is noted too, not raised
+                time.sleep(0.01)
+            pytest.fail("the first signal raises as the block ends")  # pragma: no cover
+        assert ended.value.exit_code == 128 + signal.SIGTERM
+        assert woken == ["now"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

@@ -58,6 +58,40 @@ def signal_handlers(handlers: Mapping[int, Handler]) -> Iterator[None]:
                 signal.signal(signum, handler)
 
 
+STOPPING: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a command (Ctrl-C, and those :func:`ended_as_ctrl_c` raises as it)."""
+
+
+@contextmanager
+def deferred(*signums: int, wake: Callable[[], object] = lambda: None) -> Iterator[None]:
+    """Within it, the signals ``signums`` are only noted, and the first raises as its handler would once it ends.
+
+    A signal's handler raises wherever the main thread happens to be, and code
+    that takes locks cannot always give them back: concurrent.futures' ``wait()``
+    takes every future's lock in turn, and a Ctrl-C between two leaves the
+    first held, so that the pool's shutdown waits for it for ever (a survey
+    stopped by SIGHUP hung so, about once in 50). ``wake`` is called at the
+    first signal, to end a wait at once rather than when it times out. Only
+    signals handled by a Python function are deferred; only the main thread
+    may set handlers, and elsewhere this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        if not noted:
+            wake()
+        noted.append(signum)
+
+    handlers = {signum: handler for signum in signums if callable(handler := signal.getsignal(signum))}
+    with signal_handlers(dict.fromkeys(handlers, note)):
+        yield
+    if noted:
+        handlers[noted[0]](noted[0], None)
+
+
 def exit_with_parent() -> None:
     """In a worker process: exit as soon as the process that started it is gone, even if it was killed outright.
 

@@ -13,11 +13,13 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import closing
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
-from typing import Final
+from typing import Any, Final
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.spec import GameSpec
+from cardtable.interrupts import STOPPING, deferred
 from cardtable.solver import Limit
 from cardtable.solver.search import STATUSES
 from cardtable.survey.executors import Pool, WorkerLostError
@@ -135,12 +137,19 @@ def _solve_all(game: str, todo: Iterator[int], budget: Limit, pool: Pool) -> Gen
     alone_since: float | None = None
     try:
         while True:
-            room = max(pool.in_flight() - len(pending), 0)  # read anew: a cluster's workers come and go
-            for number in islice(todo, room):
-                pending.add(pool.executor.submit(solve_deal, game, number, budget))
-            if not pending:
-                return
-            done, pending = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            woken: Future[Any] = Future()  # done by a stopping signal, which ends the wait at once
+            # the pool's locks are taken here: a stopping signal raises only once they are all given back
+            with deferred(*STOPPING, wake=partial(woken.set_result, None)):
+                room = max(pool.in_flight() - len(pending), 0)  # read anew: a cluster's workers come and go
+                for number in islice(todo, room):
+                    pending.add(pool.executor.submit(solve_deal, game, number, budget))
+                if not pending:
+                    return
+                done, pending = wait({*pending, woken}, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+                done.discard(woken)
+                pending.discard(woken)
+                failed = [future for future in done if future.exception() is not None]
+                outcomes = [future.result() for future in done if future not in failed]
             if not done:
                 if pool.workers is None or pool.workers() > 0:
                     alone_since = None
@@ -152,11 +161,10 @@ def _solve_all(game: str, todo: Iterator[int], budget: Limit, pool: Pool) -> Gen
                         " are stored: start workers and run again to go on"
                     )
                 continue
-            failed = [future for future in done if future.exception() is not None]
-            outcomes = [future.result() for future in done if future not in failed]
             yield from sorted(outcomes, key=lambda outcome: outcome.deal)  # stored, even if another failed
             if failed:
                 failed[0].result()  # raises its error
     finally:
-        for future in pending:
-            future.cancel()
+        with deferred(*STOPPING):
+            for future in pending:
+                future.cancel()
