@@ -138,11 +138,11 @@ def _stopping_race_unheard() -> Iterator[None]:
 
     Workers killed as the survey cancels its pending deals (a closed terminal's
     SIGHUP reaches them all) break the pool, and its manager thread then sets
-    the broken pool's error on every pending deal, cancelled ones too: before
-    CPython's fix of gh-107219 (3.12) that raises InvalidStateError in the
-    thread, and its traceback followed the survey's one-line goodbye (about
-    one stop in 20 here). The survey has already stored what it solved, and a
-    cancelled deal has nothing to say.
+    the broken pool's error on every pending deal, cancelled ones too. Before
+    CPython's fix of gh-107219, which Python 3.11.7 lacks, that raises
+    InvalidStateError in the thread, and its traceback followed the survey's
+    one-line goodbye (one stop in 10 to 40 here). The survey has already
+    stored what it solved, and a cancelled deal has nothing to say.
     """
     previous = threading.excepthook
 
