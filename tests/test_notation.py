@@ -296,11 +296,16 @@ def test_illegal_moves(text: str, message: str) -> None:
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_legal_move_round_trips_through_the_notation(game: str) -> None:
+    """Also with its card after it, as ``cardtable solve`` prints a line, by symbol or by name."""
     for number in (1, 2):
         state = deal(load_game(game), number)
         for _ in range(25):
             for move in state.legal_moves:
-                assert parse_move(state, move_text(state, move)) == move
+                text = move_text(state, move)
+                assert parse_move(state, text) == move
+                if move.card is not None:
+                    for card in (card_symbol(move.card), card_name(move.card).lower()):
+                        assert parse_move(state, f"{text} {card}") == move
             if not random_play(state, number, 1):
                 break
 
@@ -336,20 +341,6 @@ def test_a_card_named_then_where_it_goes() -> None:
         parse_move(state, "6s t9")
     with pytest.raises(InvalidMoveError, match=r"^not a move: 'zz t1'"):
         parse_move(state, "zz t1")
-
-
-@pytest.mark.parametrize("game", GAME_IDS)
-def test_a_move_typed_with_its_card_as_solve_prints_it_round_trips(game: str) -> None:
-    for number in (1, 2):
-        state = deal(load_game(game), number)
-        for _ in range(25):
-            for move in state.legal_moves:
-                if move.card is not None:
-                    text = move_text(state, move)
-                    for card in (card_symbol(move.card), card_name(move.card).lower()):
-                        assert parse_move(state, f"{text} {card}") == move
-            if not random_play(state, number, 1):
-                break
 
 
 @pytest.mark.parametrize(
