@@ -11,8 +11,21 @@ const DEFAULT_GAME = "alexander-the-great";
 const LEAVE = "Leave this game for a new one? It will count as abandoned, a loss, in the statistics.";
 const MAX_DEAL = 2147483647;
 const DEAL_RULE = `a deal number is a whole number from 1 to ${MAX_DEAL}`;
-const stored = (key, fallback) => localStorage.getItem(`cardtable.${key}`) ?? fallback;
-const store = (key, value) => localStorage.setItem(`cardtable.${key}`, value);
+// storage a browser refuses (off, or full, in a private window) only costs the settings' memory
+const stored = (key, fallback) => {
+  try {
+    return localStorage.getItem(`cardtable.${key}`) ?? fallback;
+  } catch {
+    return fallback;
+  }
+};
+const store = (key, value) => {
+  try {
+    localStorage.setItem(`cardtable.${key}`, value);
+  } catch {
+    // kept for this page only
+  }
+};
 
 /** The ids with options played in this browser, and their names: {} if none, or if the entry was spoilt. */
 function storedVariants() {

@@ -21,6 +21,17 @@ function laidOut() {
   }
 }
 
+/** Remember how a play was laid out, with the 7 drawn last before it; storage refused (full, or off in a
+ *  private window) only costs the next reload its layout. */
+function keepLaidOut(id, how) {
+  const kept = Object.entries(laidOut()).filter(([other]) => other !== id).slice(-7);
+  try {
+    sessionStorage.setItem(LAID_OUT, JSON.stringify(Object.fromEntries([...kept, [id, how]])));
+  } catch {
+    // nothing kept: a reload lays the play out afresh
+  }
+}
+
 function caption(pile, short) {
   if (pile.group === "foundation") {
     const down = pile.direction === "down";
@@ -108,8 +119,7 @@ export class Table {
     const room = Math.max(200, window.innerHeight - top - 16); // the table's bottom margin included
     const g = (this.geometry = layout(view.piles, this.capacity, width, room, this.splayedDown));
     this.splayedDown = g.down;
-    const kept = Object.entries(laidOut()).filter(([id]) => id !== view.id).slice(-7);
-    sessionStorage.setItem(LAID_OUT, JSON.stringify(Object.fromEntries([...kept, [view.id, { capacity: this.capacity, down: g.down }]])));
+    keepLaidOut(view.id, { capacity: this.capacity, down: g.down });
     const items = [];
     for (const pile of view.piles) {
       const box = g.boxes.get(pile.id);
