@@ -131,13 +131,13 @@ def test_rules_name_the_options_an_id_sets_first() -> None:
     first, note, _ = result.output.split("\n\n", 2)
     assert first == title and result.output.endswith(rest)
     assert " ".join(note.split("\n")) == (
-        "Played with other options: redeals=0 (instead of 2). The rules below are written for the"
+        "Played with other options: no redeals (instead of 2 redeals). The rules below are written for the"
         " defaults; where the two differ, the options apply."
     )
     assert all(len(line) <= 80 for line in note.split("\n"))
     both = run("rules", "alexander-the-great-lucie(redeal_anytime=yes,redeals=1)").output.split("\n\n")[1]
     assert " ".join(both.split("\n")).startswith(
-        "Played with other options: redeals=1 (instead of 2), redeal_anytime=true (instead of false)."
+        "Played with other options: 1 redeal (instead of 2 redeals), redeal at any time (instead of redeal only when stuck)."
     )
 
 

@@ -178,7 +178,7 @@ def test_a_random_deal_and_game_options(client: TestClient) -> None:
         view["name"] == "Alexander the Great (La Belle Lucie form), no redeals"
     )  # in words, as the page shows it
     assert 1 <= view["deal"] <= 999_999 and view["redeals_left"] is None  # no redeal: no Redeal button
-    assert view["rules_note"].startswith("Played with other options: redeals=0 (instead of 2).")
+    assert view["rules_note"].startswith("Played with other options: no redeals (instead of 2 redeals).")
     assert start(client, LUCIE, 5)["rules_note"] is None
 
 

@@ -229,7 +229,7 @@ def test_a_link_with_options_has_rules_that_say_them_first(page: Page) -> None:
     page.click("#rules-button")
     expect(page.locator("#rules-title")).to_have_text("Alexander the Great (La Belle Lucie form), no redeals")
     note = page.locator("#rules-text .rules-note")
-    expect(note).to_contain_text("Played with other options: redeals=0 (instead of 2).")
+    expect(note).to_contain_text("Played with other options: no redeals (instead of 2 redeals).")
     expect(page.locator("#rules-text > *").first).to_have_class("rules-note")
     page.click("#rules-close")
 

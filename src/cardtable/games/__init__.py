@@ -84,14 +84,17 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
 
 def canonical_id(base: GameSpec, spec: GameSpec) -> str:
     """The id with the options that differ from the defaults, in declared order."""
-    changed = ",".join(f"{key}={new}" for key, new, _ in _changed_options(base, spec))
+    changed = ",".join(f"{key}={str(new).lower()}" for key, new, _ in _changed_options(base, spec))
     return f"{base.id}({changed})" if changed else base.id
 
 
-def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, str, str]]:
-    """The options of ``spec`` that differ from ``base``'s, in declared order: (key, its value, the default), as written in ids."""
+def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, int, int]]:
+    """The options of ``spec`` that differ from ``base``'s, in declared order: (key, its value, the default).
+
+    Every option is a whole number or a bool, which is one too.
+    """
     return [
-        (key, str(getattr(spec, key)).lower(), str(getattr(base, key)).lower())
+        (key, getattr(spec, key), getattr(base, key))
         for key in base.options
         if getattr(spec, key) != getattr(base, key)
     ]
@@ -106,7 +109,7 @@ def shown_name(spec: GameSpec) -> str:
     base = GAMES.get(spec.base_id)
     if base is None:
         return spec.name
-    words = [option_value_words(key, getattr(spec, key)) for key, _, _ in _changed_options(base, spec)]
+    words = [option_value_words(key, new) for key, new, _ in _changed_options(base, spec)]
     return ", ".join([base.name, *words])
 
 
@@ -115,11 +118,15 @@ def options_note(spec: GameSpec) -> str | None:
 
     None for a game played by its defaults, or one not in the registry. The command line and the
     browser both show it, so a player of ``redeals=0`` is not left reading about two redeals as if
-    they applied.
+    they applied; in words, as :func:`shown_name` names the game ("no redeals (instead of 2
+    redeals)"), since the browser's player never typed the id.
     """
     base = GAMES.get(spec.base_id)
     changed = [] if base is None else _changed_options(base, spec)
-    changes = ", ".join(f"{key}={new} (instead of {default})" for key, new, default in changed)
+    changes = ", ".join(
+        f"{option_value_words(key, new)} (instead of {option_value_words(key, default)})"
+        for key, new, default in changed
+    )
     if not changes:
         return None
     return (
