@@ -389,6 +389,20 @@ def test_a_typed_move_that_could_go_up_or_down_home_gives_the_places(client: Tes
     assert refused["places"] == ["f0 (up)", "f4 (down)"] and "reason" not in refused
 
 
+def test_the_words_of_the_move_box_are_told_their_own_requests(client: TestClient) -> None:
+    """The page's move box and the terminal take 'undo' and 'help' beside moves; the API has requests for them."""
+    play = start(client, ALEXANDER, 10)["id"]
+    refused = move(client, play, 422, text="Undo 3")
+    assert (
+        refused["detail"]
+        == f"not a move: 'Undo 3' (undo is a request of its own: POST /api/plays/{play}/undo)"
+    )
+    told = move(client, play, 422, text="help")["detail"]
+    assert "'t3 f1'" in told and f"POST /api/plays/{play}/WORD" in told and "undo, redo" in told
+    assert "'help' lists all" in move(client, play, 422, text="xyz")["detail"]  # which is now true here too
+    assert client.get(f"/api/plays/{play}").json()["moves"] == 0
+
+
 @pytest.mark.parametrize(
     "body",
     [

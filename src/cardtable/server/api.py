@@ -15,7 +15,13 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from cardtable.core.deals import deal, random_deal
-from cardtable.core.errors import IllegalMoveError, InvalidDealError, UnknownGameError
+from cardtable.core.errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidMoveError,
+    UnknownGameError,
+    quoted,
+)
 from cardtable.core.move import Move
 from cardtable.core.notation import in_codes, move_text, parse_move
 from cardtable.core.spec import OPTION_WORDS
@@ -158,12 +164,38 @@ def make_move(play_id: PlayId, body: MoveRequest, who: Player, plays: PlaysDep) 
     def act(play: Play) -> None:
         play.check_open()  # before the move is read: a won game refuses it as won, not as a bad move
         try:
-            move = parse_move(play.state, body.text) if body.text is not None else move_from_dict(body.move)
+            move = _text_move(play, body.text) if body.text is not None else move_from_dict(body.move)
         except IllegalMoveError as error:  # the core names piles as formats.md does, the page by code
             raise in_codes(play.state, error) from None
         play.play(move, autoplay=body.autoplay)
 
     return play_view(plays.change(who, play_id, act, body.board))
+
+
+REQUESTS: Final = ("undo", "redo", "restart", "autoplay", "hint", "verdict", "solution")
+"""Words the page's move box and the terminal take beside moves, which the API asks for as requests of their own."""
+
+
+def _text_move(play: Play, text: str) -> Move:
+    """The move ``text`` names in the terminal notation; a word of :data:`REQUESTS`, or ``help``, is told its request.
+
+    The notation's refusal ends "'help' lists all", as the page's move box and the
+    terminal have that word: a client of the API gets its own answer to it.
+    """
+    words = text.strip().lower()
+    first = words.split(maxsplit=1)[0] if words else ""
+    where = f"POST /api/plays/{play.record.id}"
+    if first in REQUESTS:
+        raise InvalidMoveError(
+            f"not a move: {quoted(text)} ({first} is a request of its own: {where}/{first})"
+        )
+    if words == "help":
+        raise InvalidMoveError(
+            "moves in text: 't3 f1' (pile to pile), 't3' or a card like '7c' (home, or to its one place),"
+            f" 'd' (deal), 'redeal'; {', '.join(REQUESTS)} are requests of their own ({where}/WORD);"
+            " /docs describes the API"
+        )
+    return parse_move(play.state, text)
 
 
 @router.post("/plays/{play_id}/undo", response_model=PlayView, responses=CHANGE)
