@@ -212,6 +212,10 @@ def test_a_second_run_solves_only_new_deals_and_retries_unknowns_on_request(tmp_
     assert f"{unknown} solved" in retried.output and f"{unknown} stored" in retried.output
     decided = [row for row in first if row[3] != "unknown"]
     assert [row for row in table(db) if row[2] in {r[2] for r in decided}] == decided
+    timed = next(
+        line for line in run("report", "fan", "--db", str(db)).output.splitlines() if "median" in line
+    )
+    assert timed.endswith("; the 2 budgets below together)"), "percentiles over two budgets say so"
     again = run(*retry, "--retry-unknown")  # as after an interruption: nothing is tried twice
     assert "0 solved" in again.output and "30 decided or tried with as large a budget before" in again.output
 

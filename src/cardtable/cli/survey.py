@@ -548,7 +548,8 @@ def report_lines(
         t = summary.seconds
         lines.append(
             f"solve time     median {t.median:.3f} s, p90 {t.p90:.3f} s, p99 {t.p99:.3f} s,"
-            f" max {t.max:.3f} s (total {t.total:.1f} s)"
+            f" max {t.max:.3f} s (total {t.total:.1f} s"
+            + (f"; the {len(settings)} budgets below together)" if len(settings) > 1 else ")")
         )
     lines += [f"solver         {_settings_text(used)}" for used in settings]
     return lines
