@@ -642,8 +642,9 @@ def test_malformed_solutions_fail_with_exit_code_2(
 @pytest.mark.parametrize(
     ("command", "words"),
     [
-        (["solve", "fan", "3"], "is not in the range x>=0.001"),
+        (["solve", "fan", "3"], "is too short: give 0 for no limit, or at least 0.001 seconds"),
         (["survey", "fan", "--deals", "1-2"], "is too short: give 0 for no limit, or at least 0.001 seconds"),
+        (["hint", "fan", "3"], "is too short: give at least 0.001 seconds"),
     ],
 )
 def test_a_timeout_too_short_to_solve_anything_is_refused_alike_by_solve_and_survey(
@@ -652,6 +653,14 @@ def test_a_timeout_too_short_to_solve_anything_is_refused_alike_by_solve_and_sur
     monkeypatch.chdir(tmp_path)
     assert_fails(run(*command, "--timeout", "1e-9"), 2, words)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_timeout_of_0_is_none_for_solve_as_for_survey_but_hint_needs_one() -> None:
+    """A hint that finds the game lost looks back as long again, so it cannot do without a time."""
+    assert run("solve", "fan", "3", "--timeout", "0").output.startswith("fan deal 3: won in 65 moves")
+    assert_fails(
+        run("hint", "fan", "3", "--timeout", "0"), 2, "'0' is too short: give at least 0.001 seconds"
+    )
 
 
 @pytest.mark.parametrize("seconds", ["nan", "NaN", "inf", "-inf", "Infinity"])

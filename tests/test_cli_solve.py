@@ -97,7 +97,7 @@ def test_solve_reports_bad_input_in_one_line(tmp_path: Path) -> None:
     assert_fails(run("solve", "missing.json", "other.json"), 2, "cannot read 'missing.json'")
     assert_fails(run("solve", "fan", "0"), 2, "not a deal number")
     assert_fails(run("solve", write(tmp_path, "{nope")), 2, "malformed deal json")
-    bad_budget = run("solve", "fan", "3", "--timeout", "0")
+    bad_budget = run("solve", "fan", "3", "--timeout", "-1")
     assert bad_budget.exit_code == 2
     assert "invalid value for '--timeout'" in bad_budget.stderr
 
@@ -341,6 +341,6 @@ def test_the_help_of_timeout_says_what_it_times_in_each_command_and_hints_defaul
     assert "[default: 10.0; x>=0.001]" in hint_help and "each FILE" not in hint_help
     solve_help = " ".join(run("solve", "--help").output.split())
     assert (
-        "--timeout SECONDS Seconds for each position solved (each FILE, or the deal). [x>=0.001]"
-        in solve_help
+        "--timeout SECONDS Seconds for each position solved (each FILE, or the deal); 0: none, as"
+        " without it. [0 or x>=0.001]" in solve_help
     )

@@ -73,9 +73,12 @@ class Seconds(click.FloatRange):
             self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
         if self.zero and number == 0:
             return number
-        if self.zero and self.min is not None and number < self.min:
+        if self.min is not None and number < self.min:
+            least = f"at least {self.min:g} seconds"
             self.fail(
-                f"{value!r} is too short: give 0 for no limit, or at least {self.min:g} seconds", param, ctx
+                f"{value!r} is too short: give {'0 for no limit, or ' if self.zero else ''}{least}",
+                param,
+                ctx,
             )
         return super().convert(number, param, ctx)
 

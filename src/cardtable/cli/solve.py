@@ -51,12 +51,13 @@ def with_budget(
     """Add the budget options shared by ``solve`` and ``hint``, ``--timeout`` with each one's help and default.
 
     ``solve`` gives each position the budget and has no time limit unless
-    told; ``hint`` judges one position, as long again to look back, and has one.
+    told, or told 0 as ``survey`` is; ``hint`` judges one position, as long
+    again to look back, and has one, which 0 cannot take away.
     """
     options = [
         click.option(
             "--timeout",
-            type=Seconds(min=TIMEOUT_LEAST),
+            type=Seconds(min=TIMEOUT_LEAST, zero=timeout is None),
             default=timeout,
             show_default=timeout is not None,
             help=timeout_help,
@@ -253,7 +254,7 @@ def verdict_line(result: SolveResult) -> str:
 @click.command(cls=DealNumberCommand)
 @click.argument("sources", nargs=-1, required=True, metavar="GAME N | FILE...")
 @click.option("--json", "as_json", is_flag=True, help="Print solutions (JSON Lines, in the order given).")
-@with_budget("Seconds for each position solved (each FILE, or the deal).")
+@with_budget("Seconds for each position solved (each FILE, or the deal); 0: none, as without it.")
 def solve(
     sources: tuple[str, ...], as_json: bool, timeout: float | None, max_states: int | None, max_table: int
 ) -> None:
@@ -268,7 +269,7 @@ def solve(
     terminal a live line shows how far it has got; Ctrl-C stops it, reports it
     unknown and exits with code 130.
     """
-    limit = Limit(states=max_states, seconds=timeout, table=max_table)
+    limit = Limit(states=max_states, seconds=timeout or None, table=max_table)
     for label, state in positions(sources):
         result = watched_solve(state, limit, label)
         if as_json:
