@@ -570,7 +570,11 @@ def test_a_stopping_pool_s_cancelled_deals_print_nothing_else_does(monkeypatch: 
 
 
 def test_a_worker_that_dies_is_one_error_not_a_hang() -> None:
-    with pytest.raises(WorkerLostError, match="run again"), process_pool(1) as pool:
+    """A library's caller is told of the table as it sets it, the command's user of --max-table."""
+    with (
+        pytest.raises(WorkerLostError, match=r"give the Limit a smaller table.*run again"),
+        process_pool(1) as pool,
+    ):
         pool.executor.submit(os._exit, 9).result()
 
 
@@ -613,7 +617,7 @@ def test_a_dask_worker_that_keeps_dying_is_one_error_not_a_traceback() -> None:
             WorkerLostError,
             match=r"lost its workers or its scheduler \(KilledWorker\) \(out of memory\? try a smaller --max-table\)",
         ),
-        dask_cluster("local", 1) as pool,
+        dask_cluster("local", 1, command=True) as pool,
     ):
         pool.executor.submit(os._exit, 9).result()
 

@@ -70,7 +70,12 @@ def executor(scheduler: str | None, workers: int, *, command: bool = False) -> A
     """
     if scheduler is None:
         return process_pool(workers, command=command)
-    return dask_cluster(scheduler, workers)
+    return dask_cluster(scheduler, workers, command=command)
+
+
+def _smaller_table(command: bool) -> str:
+    """What to try when a worker may have run out of memory, in the words of whoever set the table's size."""
+    return "try a smaller --max-table" if command else "give the Limit a smaller table"
 
 
 @contextmanager
@@ -123,7 +128,7 @@ def _started_pool(workers: int, command: bool) -> Iterator[Pool]:
                 ' if __name__ == "__main__":? each worker imports the script again)'
             ) from None
         raise WorkerLostError(
-            "a worker process died (out of memory? try a smaller --max-table); the results so far"
+            f"a worker process died (out of memory? {_smaller_table(command)}); the results so far"
             " are stored: run again to go on"
         ) from None
     except BaseException:
@@ -182,12 +187,13 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
 
 
 @contextmanager
-def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
+def dask_cluster(scheduler: str, workers: int, *, command: bool = False) -> Iterator[Pool]:
     """A Dask client: of the cluster at ``tcp://HOST:PORT``, or of a new LocalCluster for ``local``.
 
     For ``local`` the client owns the cluster it starts, and closes it with itself.
     A worker that keeps dying on a deal, or a scheduler that goes away, is a
-    :class:`WorkerLostError`: one line, as the process pool says it.
+    :class:`WorkerLostError`: one line, as the process pool says it, in the
+    words of the ``cardtable`` command when ``command`` says it asked.
     """
     from distributed import Client, KilledWorker
     from distributed.comm.core import CommClosedError
@@ -209,7 +215,7 @@ def dask_cluster(scheduler: str, workers: int) -> Iterator[Pool]:
         try:
             yield Pool(pool, ClusterInFlight(client), lambda: len(_threads(client)))
         except (KilledWorker, CommClosedError, CancelledError) as error:
-            memory = " (out of memory? try a smaller --max-table)" if isinstance(error, KilledWorker) else ""
+            memory = f" (out of memory? {_smaller_table(command)})" if isinstance(error, KilledWorker) else ""
             raise WorkerLostError(
                 f"the Dask cluster lost its workers or its scheduler ({type(error).__name__}){memory}; the"
                 " results so far are stored: run again to go on"
