@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import FastAPI, Request
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -38,6 +39,10 @@ ANY_REQUEST: Final = """Besides the refusals each operation lists, any request m
 (a change asked by a page of another origin), ``405`` (a method the path does not take), ``413``
 (a body over 64 KiB) or ``500`` (the game database damaged or not writable), each a Problem. A
 malformed request's ``422`` also lists every field at fault under ``errors``."""
+
+
+COMPRESSED_FROM: Final = 1024
+"""Bytes from which an answer goes gzipped to a browser that takes it: a smaller one is not worth the work."""
 
 
 def solver_processes() -> Executor:
@@ -80,7 +85,9 @@ def create_app(
     errors.install(app)
     app.include_router(router)
     _pages(app)
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
+    # the page's readable scripts, and a long game's view, cross the network at a third of their size
+    app.add_middleware(GZipMiddleware, minimum_size=COMPRESSED_FROM)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts)  # the last added, the first to see a request
     return app
 
 

@@ -96,17 +96,18 @@ function pack(piles, capacity, cw, width, down) {
     // piles of one group share a slot width, so a group reads as a grid
     const widest = {};
     for (const p of members) widest[p.group] = Math.max(widest[p.group] || 0, sizes.get(p.id).w);
-    // one group: balance the lines (12 fans as 4 × 3, not 5 + 5 + 2)
-    let perLine = Infinity;
+    // one group: balance the lines (12 fans as 4 × 3, not 5 + 5 + 2; 13 as 4 + 3 + 3 + 3, not 4 + 4 + 4 + 1)
+    let perLine = () => Infinity;
     if (Object.keys(widest).length === 1) {
-      const w = widest[members[0].group];
-      const most = Math.max(1, Math.floor((width + m.gap) / (w + m.gap)));
-      perLine = Math.ceil(members.length / Math.ceil(members.length / most));
+      const n = members.length;
+      const rows = Math.ceil(n / Math.max(1, Math.floor((width + m.gap) / (widest[members[0].group] + m.gap))));
+      perLine = (row) => Math.floor(n / rows) + (row < n % rows);
     }
+    const first = lines.length;
     let line = { items: [], used: 0, tall: 0, y };
     for (const p of members) {
       const w = widest[p.group];
-      if (line.items.length && (line.used + m.gap + w > width || line.items.length >= perLine)) {
+      if (line.items.length && (line.used + m.gap + w > width || line.items.length >= perLine(lines.length - first))) {
         lines.push(line);
         y += line.tall + m.caption + m.gap;
         line = { items: [], used: 0, tall: 0, y };
