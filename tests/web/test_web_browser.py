@@ -577,6 +577,21 @@ def test_a_group_s_piles_share_their_lines_evenly(page: Page) -> None:
         )
 
 
+def test_a_table_held_keeps_its_way_where_it_would_turn(page: Page) -> None:
+    """The phone's ☰ menu holds the table while open, so the room it takes for a moment does not turn it."""
+    page.goto("/")
+    page.wait_for_selector("#table .card")
+    ways = page.evaluate(
+        """async () => {
+            const {capacities, layout} = await import("/static/layout.js");
+            const piles = Array.from({length: 18}, (_, i) => ({id: `fan/${i}`, group: "fan", count: 6}));
+            const drawn = (held) => layout(piles, capacities(piles), 390, 700, false, held).down;
+            return [drawn(false), drawn(true)];
+        }"""
+    )
+    assert ways == [True, False], "splayed sideways, 18 fans of 6 on an upright phone turn down unless held"
+
+
 def lines_of(page: Page, fans: int, width: int, height: int) -> list[int]:
     """How many of ``fans`` three-card fans each line holds, on a table of ``width`` × ``height`` pixels."""
     tops = page.evaluate(

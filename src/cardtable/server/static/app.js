@@ -599,10 +599,12 @@ function wire() {
   document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && refresh());
 }
 
-/** Open or close the menu of a narrow screen, which also holds the move box there. */
+/** Open or close the menu of a narrow screen, which also holds the move box there. While it is open
+ *  the table keeps its way: the room the menu takes is given back as it closes. */
 function openMenu(open) {
   $("bar").classList.toggle("open", open);
   $("menu").setAttribute("aria-expanded", open);
+  table.held = open;
   table.redraw();
 }
 

@@ -192,12 +192,13 @@ function placed(line, h, m, down) {
  *  or down where that gives larger cards (a phone held upright); with the smallest cards, and scrolling
  *  down, if neither fits. The way the table was drawn before (``wasDown``, null for a first drawing)
  *  stays unless the other gives cards a good deal wider (TURN) or it no longer fits: as a fan outgrows
- *  its place the two ways come close, and the whole table would turn back and forth within a game. */
-export function layout(piles, capacity, width, height, wasDown = null) {
+ *  its place the two ways come close, and the whole table would turn back and forth within a game.
+ *  A table ``held`` (drawn again for a passing change of room) keeps its way whatever the other gives. */
+export function layout(piles, capacity, width, height, wasDown = null, held = false) {
   const sideways = fitted(piles, capacity, width, height, []);
   const downwards = fitted(piles, capacity, width, height, DOWNWARD);
   const [now, other] = wasDown ? [downwards, sideways] : [sideways, downwards];
-  const turn = wasDown === null ? other.cw > now.cw : other.cw >= TURN * now.cw && other.cw > now.cw;
+  const turn = wasDown === null ? other.cw > now.cw : !held && other.cw >= TURN * now.cw && other.cw > now.cw;
   const down = Boolean(wasDown) !== turn ? DOWNWARD : [];
   const best = down.length ? downwards : sideways;
   const m = metrics(best.cw || smallest(width, height));

@@ -67,6 +67,7 @@ export class Table {
     this.view = null;
     this.geometry = null;
     this.capacity = null;
+    this.held = false; // the table keeps its way while held: the ☰ menu open takes room for a moment only
     this.playId = null;
     this.selected = null;
     this.press = null;
@@ -117,7 +118,7 @@ export class Table {
     if (!view) return;
     const top = this.root.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(200, window.innerHeight - top - 16); // the table's bottom margin included
-    const g = (this.geometry = layout(view.piles, this.capacity, width, room, this.splayedDown));
+    const g = (this.geometry = layout(view.piles, this.capacity, width, room, this.splayedDown, this.held));
     this.splayedDown = g.down;
     keepLaidOut(view.id, { capacity: this.capacity, down: g.down });
     const items = [];
