@@ -44,7 +44,7 @@ def load_game(game_id: str) -> GameSpec:
             raise UnknownGameError(f"option {key!r} of {base.id} is given twice in {quoted(game_id)}")
         changes[key] = value
     spec = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
-    changed = ", ".join(f"{key}={new}" for key, new, _ in _changed_options(base, spec))
+    changed = ", ".join(_options_as_written(base, spec))
     # the name tells the variant apart wherever it is shown: a title, a row of statistics
     name = f"{base.name}, {changed}" if changed else base.name
     return dataclasses.replace(spec, id=canonical_id(base, spec), name=name)
@@ -84,8 +84,13 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
 
 def canonical_id(base: GameSpec, spec: GameSpec) -> str:
     """The id with the options that differ from the defaults, in declared order."""
-    changed = ",".join(f"{key}={str(new).lower()}" for key, new, _ in _changed_options(base, spec))
+    changed = ",".join(_options_as_written(base, spec))
     return f"{base.id}({changed})" if changed else base.id
+
+
+def _options_as_written(base: GameSpec, spec: GameSpec) -> list[str]:
+    """The options of ``spec`` that differ from ``base``'s as an id writes them: ``redeal_anytime=true``."""
+    return [f"{key}={str(new).lower()}" for key, new, _ in _changed_options(base, spec)]
 
 
 def _changed_options(base: GameSpec, spec: GameSpec) -> list[tuple[str, int, int]]:
