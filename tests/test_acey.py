@@ -8,18 +8,23 @@ and diamonds, which shows that suits do not matter.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
-from cardtable import Move, State, deal, load_game
-from cardtable.formats import Solution, deal_to_dict, read_solution, replay
+from cardtable import Card, Move, State, deal, load_game
+from cardtable.formats import Solution, deal_from_dict, deal_to_dict, read_solution, replay
 from helpers import (
     ACEY,
+    FAST,
     acey_position,
     acey_stuck_position,
     all_cards,
     cards,
     find_win,
+    full_deck,
     move_texts,
     names,
     oracle_moves,
@@ -445,6 +450,73 @@ def test_a_game_where_only_foundation_passes_are_left_is_lost() -> None:
             if after.key() not in seen:
                 seen.add(after.key())
                 todo.append(after)
+
+
+@FAST
+@given(
+    heights=st.lists(st.integers(0, 13), min_size=8, max_size=8),
+    unlucky=st.booleans(),
+    chance=st.randoms(use_true_random=False),
+)
+def test_lost_with_passes_left_exactly_when_no_pass_ever_frees_a_card(
+    heights: list[int], unlucky: bool, chance: random.Random
+) -> None:
+    """The ``stuck`` hook against every position the passes between foundations reach, once the stock is out.
+
+    ``unlucky`` puts on top, where it can, cards of ranks no foundation takes: the lost positions the
+    hook must find are rare among shuffles.
+    """
+    # 66 cards in the waste at most, beside the tops of a full tableau, the reserves and the waste
+    assume(8 <= sum(heights) <= 97)
+    state = _stock_out(heights, chance, unlucky)
+    assert state.is_lost() == (not state.is_won() and not _a_card_can_leave(state))
+
+
+def _stock_out(heights: list[int], chance: random.Random, unlucky: bool) -> State:
+    """Foundations of these heights (four ace piles, four king piles), the other cards shuffled into a full
+    tableau, the reserves and the waste."""
+    left = full_deck(ACEY)
+    foundations: list[list[Card]] = []
+    for index, height in enumerate(heights):
+        pile: list[Card] = []
+        for wanted in list(range(1, 14) if index < 4 else range(13, 0, -1))[:height]:
+            card = min(c for c in left if left[c] and rank_of(c) == wanted)
+            left[card] -= 1
+            pile.append(card)
+        foundations.append(pile)
+    taken = {rank_of(p[-1]) + 1 if p else 1 for p in foundations[:4]}
+    taken |= {rank_of(p[-1]) - 1 if p else 13 for p in foundations[4:]}
+    rest = sorted(left.elements())
+    chance.shuffle(rest)
+    if unlucky:
+        rest.sort(key=lambda card: rank_of(card) not in taken)  # stable: the untaken ranks last, on top
+    tops, rest = rest[-7:], rest[:-7]
+    reserves = [[*rest[:12], tops[4]], [*rest[12:24], tops[5]]]
+    piles: dict[str, list[list[Card]]] = {
+        "foundation": foundations,
+        "reserve": reserves,
+        "tableau": [[t] for t in tops[:4]],
+        "stock": [[]],
+        "waste": [[*rest[24:], tops[6]]],
+    }
+    named = {group: [names(p).split() for p in listed] for group, listed in piles.items()}
+    return deal_from_dict({"game": ACEY, "piles": named})
+
+
+def _a_card_can_leave(state: State) -> bool:
+    """Whether some move other than a pass between foundations is reachable by such passes."""
+    seen, todo = {state.key()}, [state]
+    while todo:
+        here = todo.pop()
+        for move in here.legal_moves:
+            if not (move.source and move.target and move.source.group == move.target.group == "foundation"):
+                return True
+            after = here.copy()
+            after.push(move)
+            if after.key() not in seen:
+                seen.add(after.key())
+                todo.append(after)
+    return False
 
 
 def test_a_meeting_ace_and_king_pile_or_a_space_keeps_the_game_going() -> None:

@@ -7,7 +7,8 @@ RULES = """\
 Fan, one deck.
 
 Start: four empty foundations; each takes any ace and then builds UP in suit to
-the king. All 52 cards are dealt face up into 18 fans: 17 of 3 and one of 1.
+the king. All 52 cards are dealt face up into 18 fans: 17 of 3 and one of 1. The
+last card of a fan is its top; only tops move.
 
 Play one card at a time:
 - onto a foundation: the next card up of its suit;

@@ -13,7 +13,8 @@ last card of a fan is its top; only tops move.
 Play one card at a time:
 - onto a foundation: the next card up of its suit;
 - onto another fan: the next LOWER card of the same suit (7C on 8C).
-A fan that empties stays empty for the rest of the game.
+A fan that empties stays empty for the rest of the game. Cards never leave a
+foundation.
 
 Redeal: when no other move is possible and cards are left in the fans, gather the
 fan cards, shuffle them and deal them again in fans of 3 (the last fan takes the
