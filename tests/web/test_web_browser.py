@@ -378,6 +378,13 @@ def test_a_blocked_la_belle_lucie_says_a_redeal_is_what_is_left(page: Page) -> N
         "title", "Gather the fans, shuffle them and deal them again"
     )
     assert page.locator(".slot.closed").count() == 15  # fans 3 to 17: a Lucie fan emptied stays empty
+    nearly = deal_to_dict(fan_position(LUCIE, ["KC"]))
+    play = page.request.post("/api/plays", data={"game": LUCIE, "position": nearly}).json()["id"]
+    assert page.request.post(f"/api/plays/{play}/moves", data={"text": "t0 f0"}).ok
+    page.reload()
+    expect(page.locator("#redeal")).to_have_attribute(
+        "title", "The game is won"
+    )  # not "only when no card..."
 
 
 def test_an_emptied_reserve_and_stock_look_and_read_as_taking_no_card(page: Page) -> None:

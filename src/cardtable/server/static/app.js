@@ -192,9 +192,11 @@ function show(view, motion) {
   redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
   redeal.title = view.can_redeal
     ? "Gather the fans, shuffle them and deal them again"
-    : view.redeals_left
-      ? "A redeal is allowed only when no card can move"
-      : "No redeals left";
+    : view.status === "won"
+      ? "The game is won"
+      : view.redeals_left
+        ? "A redeal is allowed only when no card can move"
+        : "No redeals left";
   $("autoplay").parentElement.title = view.autoplay_safe
     ? "Send home the cards that can safely go"
     : "Autoplay sends home only cards proved safe to send; in this position none can be";
