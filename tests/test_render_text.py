@@ -12,6 +12,7 @@ from cardtable.cli.session import Session
 from cardtable.core.cards import card_symbol
 from cardtable.core.move import Move
 from cardtable.render.text import CODE, fitting_width, layout, wrap
+from helpers import ACEY, FAN, LUCIE, acey_position, fan_position
 
 HELP_WIDTHS = [80, 60, 40]
 
@@ -104,3 +105,34 @@ def test_only_a_terminal_is_fitted_to_its_width() -> None:
     pipe = Console(file=io.StringIO(), soft_wrap=True)
     terminal = Console(file=io.StringIO(), width=40, force_terminal=True, soft_wrap=False)
     assert fitting_width(pipe) is None and fitting_width(terminal) == 40
+
+
+def test_an_empty_pile_that_takes_no_card_says_so_as_the_browser_draws_it_closed() -> None:
+    """A La Belle Lucie fan emptied, or an emptied reserve, is dead; a Fan space takes a king, a tableau pile any card."""
+    empty_lines = {
+        game: {
+            line.split()[0]: line.split(None, 1)[1]
+            for line in layout(position).plain.splitlines()
+            if "--" in line
+        }
+        for game, position in (
+            (LUCIE, fan_position(LUCIE, ["TC KH", "JD QD QC", "QH KS JC KC KD"])),
+            (FAN, fan_position(FAN, ["TC KH", "JD QD QC", "QH KS JC KC KD"])),
+            (
+                ACEY,
+                acey_position(
+                    up=(5, 13, 13, 13), down=(7, 13, 13, 13), tableau=["6S", "", "", ""], rest="waste"
+                ),
+            ),
+        )
+    }
+    assert empty_lines[LUCIE]["t3"] == "--  takes no card" and len(empty_lines[LUCIE]) == 15
+    assert empty_lines[FAN]["t3"] == "--"
+    assert empty_lines[ACEY] == {
+        "r0": "--  takes no card",
+        "r1": "--  takes no card",
+        "t1": "--",
+        "t2": "--",
+        "t3": "--",
+        "s": "--",
+    }

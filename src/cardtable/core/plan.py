@@ -77,6 +77,10 @@ class Plan:
             return bool(self.on_empty[target][card])
         return bool(self.on_card[target][top * DECK_SIZE + card])
 
+    def takes_when_empty(self, target: int) -> bool:
+        """Whether pile ``target`` takes some card once it is empty: not a La Belle Lucie fan, a reserve or a stock."""
+        return target in self.targets and any(self.on_empty[target])
+
     def index(self, pile: PileId) -> int | None:
         """The flat index of a named pile, or None if there is no such pile."""
         try:

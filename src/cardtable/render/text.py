@@ -135,6 +135,9 @@ def _pile_line(state: State, group: PileGroup, pid: PileId, pile: Sequence[Card]
         line.append(f"({plural(len(pile), 'card')})" if pile else "", style="dim")
     elif not pile:
         line.append_text(_cell(None, top=True))
+        plan = state.plan
+        if not plan.takes_when_empty(plan.ids.index(pid)):  # the browser draws it closed
+            line.append("takes no card", style="dim")
     else:
         line.append_text(_cards(pile, width))
     line.rstrip()

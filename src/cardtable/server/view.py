@@ -48,7 +48,7 @@ def pile_views(state: State) -> list[PileView]:
                 base=None if up is None else ("A" if up else "K"),
                 direction=None if up is None else ("up" if up else "down"),
                 takes=index in plan.targets,
-                takes_when_empty=index in plan.targets and any(plan.on_empty[index]),
+                takes_when_empty=plan.takes_when_empty(index),
             )
         )
     return views
