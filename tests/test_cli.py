@@ -312,7 +312,7 @@ def _black_ace_home(obj: dict[str, Any]) -> None:
 BAD_DEALS = [
     ("not json", "malformed deal json at line 1"),
     ("[1, 2]", "a deal must be a json object"),
-    ('{"piles": {}}', "needs a 'game' id"),
+    ('{"piles": {}}', "missing key 'game'"),
     ('{"game": "fan"}', "missing key 'piles': the deal's cards, pile group by pile group"),
     ("[" * 5000 + "]" * 5000, "nested too deeply"),
     (edit(lambda o: o.update(game="klondike")), "unknown game: 'klondike'"),

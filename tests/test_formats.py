@@ -241,11 +241,18 @@ def _delete(path: list[Any]) -> Any:
 
 BAD_DEALS: list[tuple[str, str, Any, str]] = [
     # (id, game, change, the message, or a part of it)
-    ("no game", ALEXANDER, _delete(["game"]), "the deal needs a 'game' id string, not null"),
+    ("no game", ALEXANDER, _delete(["game"]), "missing key 'game': the deal's game id, such as 'fan'"),
+    ("game null", ALEXANDER, _set(["game"], None), "the deal needs a 'game' id string, not null"),
     ("game not a string", ALEXANDER, _set(["game"], 5), "the deal needs a 'game' id string, not 5"),
     ("unknown game", ALEXANDER, _set(["game"], "klondike"), "unknown game: 'klondike'"),
     ("bad option", ALEXANDER, _set(["game"], f"{LUCIE}(redeals=x)"), "whole number"),
-    ("deal zero", ALEXANDER, _set(["deal"], 0), "'deal' must be a whole number from 1 to 2147483647, not 0"),
+    (
+        "deal zero",
+        ALEXANDER,
+        _set(["deal"], 0),
+        "'deal' must be a whole number from 1 to 2147483647, not 0 (cardtable's own numbers: leave 'deal'"
+        " out of a layout numbered elsewhere)",
+    ),
     (
         "deal text",
         ALEXANDER,

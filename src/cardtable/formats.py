@@ -145,13 +145,15 @@ def deal_from_dict(obj: Any) -> State:
     if kind in _NOT_A_DEAL:
         raise InvalidDealError(_NOT_A_DEAL[kind])
     game = obj.get("game")
+    if "game" not in obj:  # not "..., not null", as if null were given
+        raise InvalidDealError("missing key 'game': the deal's game id, such as 'fan'")
     if not isinstance(game, str):
         raise InvalidDealError(f"the deal needs a 'game' id string, not {excerpt(game)}")
     try:
         spec = load_game(game)
     except CardtableError as problem:
         raise InvalidDealError(str(problem)) from None
-    number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL)
+    number = _optional_int(obj, "deal", low=MIN_DEAL, high=MAX_DEAL, note=FOREIGN_NUMBER)
     redeals_at_all = _carries_redeals(spec)  # to any other game these are unknown fields, ignored
     seed = _optional_int(obj, "seed", low=0, high=2**64 - 1) if redeals_at_all else None  # SplitMix64 state
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
@@ -200,14 +202,22 @@ def _with_foundations_as_dealt(spec: GameSpec, groups: dict[str, list[list[Card]
     )
 
 
-def _optional_int(obj: dict[str, Any], key: str, *, low: int, high: int | None = None) -> int | None:
+FOREIGN_NUMBER: Final = "cardtable's own numbers: leave 'deal' out of a layout numbered elsewhere"
+"""Why a whole deal number out of range is refused: it names one of cardtable's deals, which its redeals and its
+"play again" follow, so another program's number cannot stand in for it."""
+
+
+def _optional_int(
+    obj: dict[str, Any], key: str, *, low: int, high: int | None = None, note: str = ""
+) -> int | None:
     value = obj.get(key)
     if value is None:
         return None
     too_high = high is not None and isinstance(value, int) and value > high
     if isinstance(value, bool) or not isinstance(value, int) or value < low or too_high:
         allowed = f">= {low}" if high is None else f"from {low} to {high}"
-        raise InvalidDealError(f"{key!r} must be a whole number {allowed}, not {excerpt(value)}")
+        why = f" ({note})" if note and isinstance(value, int) and not isinstance(value, bool) else ""
+        raise InvalidDealError(f"{key!r} must be a whole number {allowed}, not {excerpt(value)}{why}")
     return value
 
 
