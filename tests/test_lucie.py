@@ -348,21 +348,31 @@ def test_a_redeal_move_carries_its_fans() -> None:
 def test_a_redeal_with_the_wrong_fans_is_illegal() -> None:
     state = position(*BLOCKED)
     fans = state.redeal_fans()
-    wrong = [
+    shuffled = [
         tuple(reversed(fans)),
-        (*fans[:-1], fans[-1] + fans[0][:1]),
         tuple(tuple(sorted(f)) for f in fans) if any(list(f) != sorted(f) for f in fans) else fans[1:],
-        fans[:-1],
     ]
-    for fan_set in wrong:
+    for fan_set in shuffled:
         assert fan_set != fans
         move = Move.redeal(fan_set)
         assert not state.is_legal(move)
         said = state.why_illegal(move)
         assert said is not None and said.startswith("this deal's redeal makes ")
+    once_more = fans[0][0]
+    assert state.why_illegal(Move.redeal((*fans[:-1], fans[-1] + (once_more,)))) == (
+        f"the redeal's fans hold {card_symbol(once_more)}, more often than it is left in the fans"
+    )
+    on_a_foundation = state.group("foundation")[0][-1]
+    assert state.why_illegal(Move.redeal(((on_a_foundation, *fans[0][1:]), *fans[1:]))) == (
+        f"the redeal's fans hold {card_symbol(on_a_foundation)}, which is not left in the fans"
+    )
+    assert state.why_illegal(Move.redeal(fans[:-1])) == (
+        f"the redeal's fans leave out {card_symbol(min(fans[-1]))}, which is left in the fans"
+    )
+    split = (fans[0][:1], fans[0][1:], *fans[1:])  # the same cards, in a fan more
     assert (
-        state.why_illegal(Move.redeal(fans[:-1]))
-        == f"this deal's redeal makes {len(fans)} fans, not {len(fans) - 1}"
+        state.why_illegal(Move.redeal(split))
+        == f"this deal's redeal makes {len(fans)} fans, not {len(fans) + 1}"
     )
     swapped = (fans[1], fans[0], *fans[2:])
     first = " ".join(map(card_symbol, fans[0]))

@@ -9,6 +9,7 @@ restores a snapshot of the piles the move touched, which undoes automatic steps
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple
 
@@ -492,7 +493,14 @@ def _move_from(value: object) -> str:
 
 
 def _other_fans(given: Fans, dealt: Fans) -> str:
-    """Why a redeal's fans are not the deal's: the first fan that differs, not every card of them."""
+    """Why a redeal's fans are not the deal's: a card they hold that is not left in the fans, or one they leave
+    out, for a writer that got the cards wrong; else the first fan that differs, not every card of them."""
+    held, left = Counter(c for fan in given for c in fan), Counter(c for fan in dealt for c in fan)
+    if held - left:
+        extra = min(held - left)
+        return f"the redeal's fans hold {card_symbol(extra)}, {'more often than it is' if left[extra] else 'which is not'} left in the fans"
+    if left - held:
+        return f"the redeal's fans leave out {card_symbol(min(left - held))}, which is left in the fans"
     if len(given) != len(dealt):
         return f"this deal's redeal makes {len(dealt)} fans, not {len(given)}"
     index = next(i for i, (mine, theirs) in enumerate(zip(given, dealt)) if mine != theirs)
