@@ -1005,6 +1005,10 @@ def test_a_move_that_is_two_kinds_at_once_is_refused() -> None:
     both = {"from": "fan/6", "to": "foundation/3", "card": "AC", "deal": "stock"}
     with pytest.raises(InvalidMoveError, match="it must be a card move, a deal or a redeal, not two of them"):
         move_from_dict(both)
+    # a writer with one record for every kind of move leaves the others' keys null: not two kinds
+    assert move_from_dict({"deal": "stock", "from": None, "to": None, "card": None}) == Move.deal()
+    with pytest.raises(InvalidMoveError, match="'from', 'to' and 'card' must be strings"):
+        move_from_dict({"from": "fan/6", "to": "foundation/3", "card": None})
 
 
 def test_a_string_left_open_is_told_where_it_starts() -> None:

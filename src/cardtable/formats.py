@@ -261,7 +261,10 @@ def move_from_dict(obj: Any) -> Move:
     """Parse one move object of formats.md."""
     if not isinstance(obj, dict):
         raise InvalidMoveError(f"a move must be a json object, not {excerpt(obj, 60)}")
-    kinds = ("redeal" in obj) + ("deal" in obj) + any(key in obj for key in ("from", "to", "card"))
+    # a card move's keys set to null are taken as absent, as a writer with one record for every move leaves them
+    kinds = (
+        ("redeal" in obj) + ("deal" in obj) + any(obj.get(key) is not None for key in ("from", "to", "card"))
+    )
     if kinds > 1:  # which was meant cannot be told, and a wrong guess would fail moves later
         raise InvalidMoveError(
             f"move {excerpt(obj, 60)}: it must be a card move, a deal or a redeal, not two of them"
