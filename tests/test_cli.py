@@ -592,6 +592,13 @@ def test_a_malformed_solution_among_several_is_named_with_its_line_and_the_rest_
     alone = write(tmp_path, json.dumps(bad), "alone.json")  # one record that is no solution: no file to check
     assert_fails(run("check", alone), 2, f"{alone!r}: 'result' must be one of")
     assert_fails(run("check", write(tmp_path, f"{good}\n{{\n")), 2, "malformed solution json at line 3")
+    broken = run(
+        "check", write(tmp_path, f"{good}\n{json.dumps(bad)}\n{{\n{good}\n")
+    )  # how those before fared
+    assert_fails(broken, 2, "malformed solution json at line 4")
+    assert broken.stdout.splitlines()[-1] == (
+        "not ok: 1 of the 2 solutions read so far failed, and the rest cannot be read:"
+    )
     assert_fails(run("check", "-", input=" \n"), 2, "standard input: no solution in it: it is empty")
 
 

@@ -27,6 +27,7 @@ from cardtable.cli.files import STDIN, InputFileError, read_file, source_name, t
 from cardtable.core.deals import deal, parse_deal_number
 from cardtable.core.errors import CardtableError, InvalidSolutionError
 from cardtable.core.move import REDEAL, Move
+from cardtable.core.notation import plural
 from cardtable.core.state import State
 from cardtable.formats import (
     RESULTS,
@@ -260,18 +261,25 @@ def check(file: str) -> None:
         echo(f"ok {result.legal_moves} moves{UNCHECKED if first.result == 'unwinnable' else ''}")
         return
     failed, moves, results = 0, 0, Counter[str]()
-    for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
-        if isinstance(solution, InvalidSolutionError):  # named with its number and line already
-            failed += 1
-            echo(f"not ok: {solution}")
-            continue
-        result = replay(solution)
-        if result.problem is not None:
-            failed += 1
-            echo(f"not ok: solution {number} ({position_label(solution.deal)}): {result.problem}")
-        else:
-            moves += result.legal_moves
-            results[solution.result] += 1
+    try:
+        for number, solution in enumerate(itertools.chain((first, second), solutions), 1):
+            if isinstance(solution, InvalidSolutionError):  # named with its number and line already
+                failed += 1
+                echo(f"not ok: {solution}")
+                continue
+            result = replay(solution)
+            if result.problem is not None:
+                failed += 1
+                echo(f"not ok: solution {number} ({position_label(solution.deal)}): {result.problem}")
+            else:
+                moves += result.legal_moves
+                results[solution.result] += 1
+    except CardtableError:  # text that is no JSON: where the next record starts cannot be told
+        read = failed + sum(results.values())
+        echo(
+            f"not ok: {failed} of the {plural(read, 'solution')} read so far failed, and the rest cannot be read:"
+        )
+        raise
     total = failed + sum(results.values())
     if failed:
         echo(f"not ok: {failed} of {total} solutions")
