@@ -272,10 +272,7 @@ async def _charge(plays: Plays, who: str, play: Play, charge: Callable[[Play], N
 )
 async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
-    play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_left()
-    verdict = await solver.verdict(play.state, solver.budgets.hint, who)
-    way = await _way_back(play, verdict, solver)
+    play, verdict, way = await _asked(play_id, who, plays, solver, solver.budgets.hint)
     await _charge(plays, who, play, _count_hint)  # once answered: a hint the busy solver refused costs none
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
@@ -285,10 +282,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
 )
 async def verdict(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """Still winnable? Won, unwinnable (proved), or unknown (the budget ran out)."""
-    play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_left()
-    found = await solver.verdict(play.state, solver.budgets.verdict, who)
-    way = await _way_back(play, found, solver)
+    play, found, way = await _asked(play_id, who, plays, solver, solver.budgets.verdict)
     return _verdict_view(play, found, solver.budgets.verdict, way, first_only=True)
 
 
@@ -301,13 +295,23 @@ async def solution(play_id: PlayId, who: Player, plays: PlaysDep, solver: Solver
     A verdict with no line (unwinnable, unknown) tells no more than "still
     winnable?", which does not mark the game.
     """
-    play = await run_in_threadpool(plays.get, who, play_id)
-    play.check_not_left()
-    found = await solver.verdict(play.state, solver.budgets.line, who)
+    play, found, way = await _asked(play_id, who, plays, solver, solver.budgets.line)
     if found.moves:
         await _charge(plays, who, play, _mark_assisted)
-    way = await _way_back(play, found, solver)
     return _verdict_view(play, found, solver.budgets.line, way, first_only=False)
+
+
+async def _asked(
+    play_id: str, who: str, plays: Plays, solver: Solver, budget: float
+) -> tuple[Play, Verdict, WayBack | None]:
+    """The play, the solver's verdict on it within ``budget`` seconds, and the way back if it is lost after moves.
+
+    A lost game left for a new one is refused first: it is over, and a question would only cost the solver.
+    """
+    play = await run_in_threadpool(plays.get, who, play_id)
+    play.check_not_left()
+    found = await solver.verdict(play.state, budget, who)
+    return play, found, await _way_back(play, found, solver)
 
 
 async def _way_back(play: Play, found: Verdict, solver: Solver) -> WayBack | None:
