@@ -103,10 +103,16 @@ def _check_pile(spec: GameSpec, group: PileGroup, index: int, pile: Sequence[Car
 
 
 def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequence[Card]) -> None:
+    """A foundation holds a run from its base; one dealt a starting card that never leaves still holds it.
+
+    Only the foundations ``foundation_starts`` reaches were dealt one: the others
+    begin empty, and take whichever card of their base comes home first.
+    """
     where = f"foundation/{index}"
     base = group.bases[index]
+    keeps_start = not spec.foundation_gives and index < len(spec.foundation_starts)
     if not pile:
-        if not spec.foundation_gives and spec.foundation_starts:
+        if keeps_start:
             raise InvalidDealError(f"{where} is empty, but its starting card never leaves it")
         return
     if RANK_OF[pile[0]] != base:
@@ -114,7 +120,7 @@ def _check_foundation(spec: GameSpec, group: PileGroup, index: int, pile: Sequen
             f"{where} starts with {card_name(pile[0])}; it must start with {'an ace' if group.builds_up(index) else 'a king'}"
         )
     starts = [card for number, card in enumerate(spec.foundation_starts) if group.bases[number] == base]
-    if not spec.foundation_gives and starts and pile[0] not in starts:  # same-base piles in any order
+    if keeps_start and pile[0] not in starts:  # same-base piles in any order
         raise InvalidDealError(
             f"{where} starts with {card_name(pile[0])}; it must start with "
             + " or ".join(card_name(card) for card in dict.fromkeys(starts))
