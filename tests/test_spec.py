@@ -62,6 +62,11 @@ def test_a_stock_or_waste_is_one_pile() -> None:
         PileGroup("stock", "s", Kind.STOCK, 2)
 
 
+def dealing(cards: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Fan's deal_sizes for 18 fans holding ``cards`` in all: the count is right, so only the starts are wrong."""
+    return (("fan", tuple(cards // 18 + (index < cards % 18) for index in range(18))),)
+
+
 STOCK = PileGroup("stock", "s", Kind.STOCK, 1, interchangeable=False)
 WASTE = PileGroup("waste", "w", Kind.WASTE, 1, interchangeable=False)
 HALF_FANS = dataclasses.replace(FANS, count=9)
@@ -89,6 +94,19 @@ HALF_FANS = dataclasses.replace(FANS, count=9)
         ),
         (dict(foundation_starts=(make_card(KING, 0),)), "foundation 0 starts with KC, not its base"),
         (dict(foundation_starts=(make_card(ACE, 0),) * 5), "5 foundation starts for 4 foundations"),
+        (
+            dict(foundation_starts=(-52,), deal_sizes=dealing(51)),
+            "game 'fan': foundation 0's start is not a card: -52 (cards are numbered 0 to 51)",
+        ),
+        (dict(foundation_starts=(0, 52), deal_sizes=dealing(50)), "foundation 1's start is not a card: 52"),
+        (
+            dict(foundation_starts=(make_card(ACE, 2),) * 2, deal_sizes=dealing(50)),
+            "game 'fan': foundation starts hold AH 2 times; its deck holds each card once",
+        ),
+        (
+            dict(decks=2, foundation_starts=(make_card(ACE, 2),) * 3, deal_sizes=dealing(101)),
+            "foundation starts hold AH 3 times; its decks hold each card 2 times",
+        ),
         (dict(refill_from_stock="fan"), "refill_from_stock 'fan' is not a tableau group fed by a stock"),
         (
             dict(redeals=-1),

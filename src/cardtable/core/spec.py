@@ -19,12 +19,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.cards import ACE, DECK_SIZE, KING, RANK_OF, Card, Rank, card_name
-from cardtable.core.errors import InvalidSpecError, UnknownPileError, quoted
+from cardtable.core.cards import ACE, DECK, DECK_SIZE, KING, RANK_OF, Card, Rank, card_name, checked_card
+from cardtable.core.errors import InvalidCardError, InvalidSpecError, UnknownPileError, quoted
 
 if TYPE_CHECKING:
     from cardtable.core.state import State
@@ -252,8 +253,24 @@ def _check_deal(spec: GameSpec, where: str) -> None:
             f"{where}: {len(spec.foundation_starts)} foundation starts for {foundations.count} foundations"
         )
     for index, (card, base) in enumerate(zip(spec.foundation_starts, foundations.bases)):
+        try:
+            checked_card(card)  # RANK_OF[-52] is an ace all the same
+        except InvalidCardError as error:
+            raise InvalidSpecError(f"{where}: foundation {index}'s start is {error}") from None
         if RANK_OF[card] != base:
             raise InvalidSpecError(f"{where}: foundation {index} starts with {card_name(card)}, not its base")
+    starts = Counter(spec.foundation_starts)
+    extra = starts - Counter(DECK * spec.decks)
+    if extra:
+        card = min(extra)
+        holds = (
+            "its deck holds each card once"
+            if spec.decks == 1
+            else f"its decks hold each card {spec.decks} times"
+        )
+        raise InvalidSpecError(
+            f"{where}: foundation starts hold {card_name(card)} {starts[card]} times; {holds}"
+        )
     for name, sizes in spec.deal_sizes:
         if not spec.has_group(name) or spec.group(name).kind is Kind.FOUNDATION:
             raise InvalidSpecError(
