@@ -107,6 +107,10 @@ HALF_FANS = dataclasses.replace(FANS, count=9)
             dict(decks=2, foundation_starts=(make_card(ACE, 2),) * 3, deal_sizes=dealing(101)),
             "foundation starts hold AH 3 times; its decks hold each card 2 times",
         ),
+        (
+            dict(deal_sizes=(("fan", (3,) * 17 + (-1,)),)),
+            "game 'fan': deals -1 cards to fan/17; a pile is dealt 0 cards or more",
+        ),
         (dict(refill_from_stock="fan"), "refill_from_stock 'fan' is not a tableau group fed by a stock"),
         (
             dict(redeals=-1),

@@ -276,9 +276,14 @@ def _check_deal(spec: GameSpec, where: str) -> None:
             raise InvalidSpecError(
                 f"{where}: deals to {name!r}, which is not one of its piles off the foundations"
             )
-        if len(sizes) != spec.group(name).count or min(sizes) < 0:
+        if len(sizes) != spec.group(name).count:
             raise InvalidSpecError(
                 f"{where}: deals {len(sizes)} sizes to its {spec.group(name).count} {name} piles"
+            )
+        negative = next((index for index, size in enumerate(sizes) if size < 0), None)
+        if negative is not None:
+            raise InvalidSpecError(
+                f"{where}: deals {sizes[negative]} cards to {name}/{negative}; a pile is dealt 0 cards or more"
             )
     dealt = len(spec.foundation_starts) + sum(sum(sizes) for _, sizes in spec.deal_sizes)
     if dealt != spec.deck_size:
