@@ -78,7 +78,7 @@ def test_each_kind_of_cardtable_database_refuses_the_other(tmp_path: Path) -> No
     ("content", "words"),
     [
         (b"my notes, not a database", "it is not an SQLite database"),
-        (b"SQLite format 3\x00" + b"\x00" * 50, "the database is damaged"),
+        (b"SQLite format 3\x00" + b"\x00" * 50, "it is damaged (file is not a database)"),
     ],
     ids=["text", "truncated"],
 )
@@ -87,8 +87,9 @@ def test_a_file_that_is_no_database_is_refused_and_left_as_it_was(
 ) -> None:
     path = tmp_path / "games.sqlite"
     path.write_bytes(content)
-    with pytest.raises(DatabaseFileError, match=words):
+    with pytest.raises(DatabaseFileError) as caught:
         Store(path)
+    assert str(caught.value) == f"cannot open the database {str(path)!r}: {words}"
     assert path.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
@@ -149,8 +150,9 @@ def test_a_file_another_process_is_writing_opens_without_waiting_for_it(tmp_path
 def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     path = tmp_path / "pipe.sqlite"
     os.mkfifo(path)
-    with pytest.raises(DatabaseFileError, match="it is not a regular file"):
+    with pytest.raises(DatabaseFileError) as caught:
         Store(path)
+    assert str(caught.value) == f"cannot open the database {str(path)!r}: it is not a regular file"
 
 
 def open_games(path: Path) -> None:
@@ -194,8 +196,9 @@ def test_processes_that_open_a_new_file_together_all_open_it(
 def test_only_reading_a_missing_file_makes_none() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "none.sqlite"
-        with pytest.raises(DatabaseFileError, match="there is no such file"):
+        with pytest.raises(DatabaseFileError) as caught:
             Store(path, create=False)
+        assert str(caught.value) == f"cannot open the database {str(path)!r}: there is no such file"
         assert not path.exists()
 
 

@@ -850,7 +850,10 @@ def test_a_damaged_survey_is_one_line_and_left_alone(surveyed: Path, tmp_path: P
     data[100:4096] = bytes(len(data[100:4096]))  # the schema page wiped
     db.write_bytes(bytes(data))
     for command in ("survey", "report"):
-        assert_fails(run(command, "fan", "--deals", "1-10", "--db", str(db)), "cannot use")
+        assert_fails(
+            run(command, "fan", "--deals", "1-10", "--db", str(db)),
+            f"cannot open the database {str(db)!r}: it is damaged (",
+        )
     assert db.read_bytes() == bytes(data)
 
 

@@ -942,7 +942,7 @@ def test_a_database_damaged_under_a_running_server_is_a_500_that_says_so_not_try
         "the game database is damaged (database disk image is malformed): the server's keeper must restore it"
     )
     with pytest.raises(
-        DatabaseFileError, match=r"^the database is damaged \("
+        DatabaseFileError, match=r"^cannot open the database '.*': it is damaged \("
     ):  # and the next start is refused
         Store(path)
 

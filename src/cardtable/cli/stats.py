@@ -134,8 +134,8 @@ def open_store(path: Path, error: type[CardtableError], *, create: bool = True) 
         raise error(f"cannot open the database {str(path)!r}: {unusable}")
     try:
         return Store(path, create=create)
-    except DatabaseFileError as problem:  # worded already
-        raise error(f"cannot open the database {str(path)!r}: {problem}") from None
+    except DatabaseFileError as problem:  # it names the file and says why
+        raise error(str(problem)) from None
     except (OSError, sqlite3.Error) as problem:
         raise error(f"cannot open the database {str(path)!r}: {reason(problem)}") from None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,7 +33,7 @@ KINDS: Final = {GAMES: "a database of played games", SURVEY: "a cardtable survey
 
 
 class DatabaseFileError(CardtableError):
-    """A file that cannot be used as the database asked for; the message says why, and the caller names the file."""
+    """A file that cannot be used as the database asked for; the message names the file and says why."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,14 @@ def open_database(
     )
     if path is None:
         return connect(":memory:")
+    try:
+        return _open_file(path, connect, create=create)
+    except DatabaseFileError as error:  # each check says why; the file is named once, here
+        raise DatabaseFileError(f"cannot open the database {str(path)!r}: {error}") from None
+
+
+def _open_file(path: Path, connect: Callable[..., Opened], *, create: bool) -> Opened:
+    """:func:`open_database` for a file; its refusals say why, and the caller names the file."""
     if not create and not path.exists():  # SQLite would make it
         raise DatabaseFileError("there is no such file")
     _check_header(path)
@@ -153,7 +161,8 @@ def prepare(db: sqlite3.Connection, schema: Schema, *, create: bool, synchronous
     ``create=False`` only reads: nothing is written, an empty file is refused,
     and an older schema is read as it is. ``db`` must be in autocommit mode
     (``isolation_level=None``); the journal becomes WAL when writing, with
-    ``synchronous`` (``FULL`` or ``NORMAL``).
+    ``synchronous`` (``FULL`` or ``NORMAL``). A :class:`DatabaseFileError` says why,
+    not which file: :func:`open_database` names it.
     """
     _check_sound(db)
     found = _look(db)
@@ -227,10 +236,10 @@ def _check_sound(db: sqlite3.Connection) -> None:
     except sqlite3.OperationalError:  # locked, or cannot be opened: not the file's fault
         raise
     except sqlite3.DatabaseError as error:  # damaged past listing its problems
-        raise DatabaseFileError(f"the database is damaged ({error})") from None
+        raise DatabaseFileError(f"it is damaged ({error})") from None
     if check != "ok":  # SQLite lists every problem, a line each, under a heading: the first says enough
         first = next((line for line in check.splitlines() if not line.startswith("***")), check)
-        raise DatabaseFileError(f"the database is damaged ({first.strip()})")
+        raise DatabaseFileError(f"it is damaged ({first.strip()})")
 
 
 def _look(db: sqlite3.Connection) -> _Found:

@@ -339,7 +339,9 @@ class ResultStore:
         """Turn SQLite's and the file system's errors into one line naming the file, ending with ``then``."""
         try:
             yield
-        except (sqlite3.Error, DatabaseFileError) as error:
+        except DatabaseFileError as error:  # it names the file
+            raise SurveyDatabaseError(f"{error}{then}") from None
+        except sqlite3.Error as error:
             raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {error}{then}") from None
         except OSError as error:
             raise SurveyDatabaseError(f"cannot use {str(self.path)!r}: {reason(error)}{then}") from None
