@@ -102,15 +102,7 @@ def parse_move(state: State, text: str) -> Move:
         source = _pile(state, letter, number, text)
         if card is not None:
             _check_top(state, source, card, text)
-        if to_letter is None:
-            return _only_move(state, source, text)
-        if not to_number and not _single_pile(state, to_letter):
-            return _only_move(state, source, text, _group(state, to_letter, "", text).name)
-        target = _pile(state, to_letter, to_number, text)
-        top = state.pile(source)
-        if not top:
-            raise IllegalMoveError(f"{pile_code(state, source)} is empty", text)
-        return _checked(state, Move.card_move(source, target, top[-1]), text)
+        return _move_to(state, source, text, to_letter, to_number)
     to = _CARD_TO.match(words)
     if to is not None and _is_card(to.group(1)):
         return _card_move(state, to.group(1), text, to.group(2), to.group(3))
@@ -210,11 +202,25 @@ def _card_move(state: State, words: str, text: str, letter: str | None = None, n
     playable.sort(key=lambda pid: pid.group == "foundation")
     movable = {m.source for m in state.legal_moves if m.kind == CARD}
     source = next((pid for pid in playable if pid in movable), playable[0])
+    return _move_to(state, source, text, letter, number)
+
+
+def _move_to(state: State, source: PileId, text: str, letter: str | None, number: str) -> Move:
+    """The move of ``source``'s top card to where the player's code says, whether the card was named or its pile.
+
+    No code sends it home, or to its one place; a letter alone (``t``), to its
+    one place in that group; a letter and a number (``t3``), or the letter of a
+    one-pile group, to that pile.
+    """
     if letter is None:
         return _only_move(state, source, text)
     if not number and not _single_pile(state, letter):
         return _only_move(state, source, text, _group(state, letter, "", text).name)
-    return _checked(state, Move.card_move(source, _pile(state, letter, number, text), card), text)
+    target = _pile(state, letter, number, text)
+    top = state.pile(source)
+    if not top:
+        raise IllegalMoveError(f"{pile_code(state, source)} is empty", text)
+    return _checked(state, Move.card_move(source, target, top[-1]), text)
 
 
 def _direction(state: State, foundation: PileId) -> str:
