@@ -159,7 +159,7 @@ def deal_from_dict(obj: Any) -> State:
     redeals_left = _optional_int(obj, "redeals_left", low=0) if redeals_at_all else None
     if "piles" not in obj:  # not "'piles' must be an object ..., not null", as if null were given
         raise InvalidDealError("missing key 'piles': the deal's cards, pile group by pile group")
-    groups = _read_groups(spec, obj.get("piles"))
+    groups = _read_groups(obj.get("piles"))
     spec = _with_foundations_as_dealt(spec, groups)
     redeals = spec.redeals if redeals_left is None else redeals_left
     check_position(spec, groups, redeals)
@@ -221,7 +221,7 @@ def _optional_int(
     return value
 
 
-def _read_groups(spec: GameSpec, piles: Any) -> dict[str, list[list[Card]]]:
+def _read_groups(piles: Any) -> dict[str, list[list[Card]]]:
     if not isinstance(piles, dict):
         raise InvalidDealError(f"'piles' must be an object of pile groups, not {excerpt(piles)}")
     groups: dict[str, list[list[Card]]] = {}
