@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
-from cardtable import GAMES, UnknownGameError, load_game
+from cardtable import GAMES, UnknownGameError, games, load_game
 from cardtable.core.spec import Kind
-from cardtable.games import shown_name
+from cardtable.games import find_game, shown_name
 from helpers import ACEY, ALEXANDER, FAN, GAME_IDS, LUCIE
 
 
@@ -141,9 +143,17 @@ def test_bad_id_types() -> None:
 
 
 def test_find_game_answers_none_for_what_is_no_game() -> None:
-    from cardtable.games import find_game
-
     spec = find_game("alexander-the-great-lucie(redeals=0)")
     assert spec is not None and spec.redeals == 0
     assert find_game("klondike") is None
     assert find_game("deal.json") is None
+
+
+def test_the_registry_exports_every_function_it_defines() -> None:
+    """``from cardtable.games import *`` and the documentation tools go by ``__all__``: it left out find_game."""
+    defined = {
+        name
+        for name, value in vars(games).items()
+        if inspect.isfunction(value) and value.__module__ == games.__name__ and not name.startswith("_")
+    }
+    assert defined <= set(games.__all__)

@@ -140,4 +140,4 @@ def options_note(spec: GameSpec) -> str | None:
     )
 
 
-__all__ = ["GAMES", "canonical_id", "load_game", "options_note", "shown_name"]
+__all__ = ["GAMES", "canonical_id", "find_game", "load_game", "options_note", "shown_name"]
