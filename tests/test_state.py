@@ -78,9 +78,9 @@ def test_push_pop_peek_and_the_move_stack() -> None:
     assert state.pop() == first
     assert state == start
     assert state.move_stack == [] and state.ply() == 0
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^no move to take back: the move stack is empty$"):
         state.pop()
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match=r"^no move to look at: the move stack is empty$"):
         state.peek()
 
 

@@ -343,7 +343,12 @@ class State:
         self.plan = plan_for(self.spec, len(self.piles))
 
     def pop(self) -> Move:
-        """Take back the last move and return it; IndexError if there is none."""
+        """Take back the last move and return it; IndexError if there is none, as python-chess raises.
+
+        :meth:`retract`, the search's, leaves the check out: it never takes back more than it pushed.
+        """
+        if not self._stack:
+            raise IndexError("no move to take back: the move stack is empty")
         return self.retract().named_move(self.spec)
 
     def retract(self) -> _Snapshot:
@@ -361,6 +366,8 @@ class State:
 
     def peek(self) -> Move:
         """The last move pushed; IndexError if there is none."""
+        if not self._stack:
+            raise IndexError("no move to look at: the move stack is empty")
         return self._stack[-1].named_move(self.spec)
 
     def refilled(self) -> Card | None:
