@@ -73,6 +73,30 @@ class LazyGroup(click.Group):
             _complain(_usage_text(error))
 
     def invoke(self, ctx: click.Context) -> Any:
+        """Run the command, turning what may escape it into one line on standard error and an exit code.
+
+        Here, around every command, so that no command can forget one, and
+        inside click's ``main``, which would print some of these its own way.
+        Each kind, and why it is caught:
+
+        * :class:`CardtableError`: the user's input or files were wrong; its
+          message already says what and where, so it is all there is to say (2).
+        * :class:`click.UsageError`: click's refusal of a command's arguments
+          (a missing argument, an option out of range), which click would print
+          over four lines with the usage; one line names the ``--help`` (2).
+        * :class:`Terminated`: SIGTERM or SIGHUP, raised once the command has
+          ended what it was doing; caught before KeyboardInterrupt, which it
+          is, since its exit code is the shell's for the signal. Output still
+          held is flushed if it can be, then dropped.
+        * :class:`KeyboardInterrupt`: a Ctrl-C before a command took it as its
+          own (while still loading, say), where click would print "Aborted!".
+        * :class:`OSError` of :data:`OUTPUT_ERRNOS` only: standard output takes
+          no more (``> /dev/full``, a full disk). A broken pipe is left to
+          click, which ends quietly; anything else is a bug to see.
+        * :class:`UnicodeEncodeError` of standard output's or standard error's
+          encoding only: a locale without UTF-8 cannot show the card symbols,
+          which the user can mend; another encoding failing is a bug.
+        """
         try:
             return super().invoke(ctx)
         except CardtableError as error:

@@ -306,6 +306,24 @@ def _drop(moves: list[int], code: int) -> None:
 
 
 class _Search:
+    """The exact search of one position, depth first, each position once.
+
+    (Games of Acey and Kingsley's shape go to :mod:`cardtable.solver.updown`
+    instead, unless pruning is off.) A class so that the few steps run at every
+    position (:meth:`_push`, :meth:`_play_safe`, :meth:`_seen_before`,
+    :meth:`_moves`) share, as attributes, what would otherwise be passed on
+    every call: one :class:`State`, changed in place by ``push`` and taken back
+    by ``retract`` (snapshots, no copy per position); the keys of the positions
+    searched (``seen``), so that one reached again by other moves is not
+    searched twice, and, since only moves proved to change nothing or to spoil
+    no win are left out, ``unwinnable`` means every position was tried; and the
+    counts the budget is checked against (``states``, ``due``). Moves are ints,
+    ``source << 8 | target`` or :data:`DEAL_CODE` and :data:`REDEAL_CODE`, which
+    keeps the lists small and cheap to make. The state it is given is changed: a
+    search ended by a win or a budget leaves it mid-line, so :func:`solve` gives
+    it a copy.
+    """
+
     def __init__(self, state: State, budget: _Budget, prune: bool) -> None:
         self.state = state
         self.budget = budget
@@ -319,6 +337,25 @@ class _Search:
         self.safe_first = False  # whether the start had a safe move, played before any other
 
     def run(self) -> bool:
+        """True with a win's line in :attr:`solution`, False when no line wins; :class:`_BudgetExceeded` when stopped.
+
+        A stack of frames, not recursion: a line runs hundreds of moves deep
+        (648, safe moves included, in Alexander the Great deal 3), too near
+        Python's limit of 1,000 nested calls, and a frame here is two list
+        entries, not a call. A frame holds the
+        moves left to try at one position and how many safe moves were played
+        on reaching it; ``cursor`` holds, for each frame, its next move's index.
+
+        Every move tried is followed by the safe moves it frees (after one
+        between tableau piles, only the card it uncovered can newly go home),
+        which are never branched on; a position then seen before, or proved lost
+        by stranded cards, is taken back at once. Taking back a move takes back
+        its safe moves with it, so a frame left restores its parent exactly, and
+        the root's own safe moves go last: a search that finds no win leaves the
+        position as it was. A card moved with no safe move after it, whose pile
+        it left is one card shorter (no stock card refilled it), is not tried
+        straight back: that would only give the position before (:func:`_drop`).
+        """
         state = self.state
         forced = self._play_safe()
         self.safe_first = forced > 0
