@@ -46,15 +46,15 @@ class _Snapshot(NamedTuple):
 
     move: Move | None  # None for a card move: named lazily from ``saved``
     saved: tuple[tuple[int, tuple[Card, ...]], ...]  # (pile index, its cards before)
-    pile_count: int
+    plan: Plan  # the piles before the move: a redeal changes their count, and names the moves before it
     redeals_left: int
 
-    def named_move(self, spec: GameSpec) -> Move:
+    def named_move(self) -> Move:
         """The move this snapshot undoes (card moves save source first, then target)."""
         if self.move is not None:
             return self.move
         (source, cards), (target, _) = self.saved[0], self.saved[1]
-        ids = plan_for(spec, self.pile_count).ids
+        ids = self.plan.ids
         return Move.card_move(ids[source], ids[target], cards[-1])
 
 
@@ -112,7 +112,7 @@ class State:
     @property
     def move_stack(self) -> list[Move]:
         """The moves pushed so far, oldest first."""
-        return [snapshot.named_move(self.spec) for snapshot in self._stack]
+        return [snapshot.named_move() for snapshot in self._stack]
 
     def ply(self) -> int:
         """How many moves were pushed: ``len(move_stack)`` without naming every move to count them."""
@@ -319,7 +319,7 @@ class State:
             saved += ((stock, tuple(piles[stock])),)
         else:
             refill = False
-        self._stack.append(_Snapshot(None, saved, len(piles), self.redeals_left))
+        self._stack.append(_Snapshot(None, saved, self.plan, self.redeals_left))
         to_pile.append(from_pile.pop())
         if refill:
             assert stock is not None
@@ -330,14 +330,14 @@ class State:
         assert stock is not None and waste is not None
         piles = self.piles
         saved = ((stock, tuple(piles[stock])), (waste, tuple(piles[waste])))
-        self._stack.append(_Snapshot(move, saved, len(piles), self.redeals_left))
+        self._stack.append(_Snapshot(move, saved, self.plan, self.redeals_left))
         piles[waste].append(piles[stock].pop())
 
     def _push_redeal(self, move: Move) -> None:
         fans = move.fans if move.fans is not None else self.redeal_fans()
         start = self.plan.last_group_start
         saved = tuple((i, tuple(self.piles[i])) for i in range(start, len(self.piles)))
-        self._stack.append(_Snapshot(Move.redeal(fans), saved, len(self.piles), self.redeals_left))
+        self._stack.append(_Snapshot(Move.redeal(fans), saved, self.plan, self.redeals_left))
         self.piles[start:] = [list(fan) for fan in fans]
         self.redeals_left -= 1
         self.plan = plan_for(self.spec, len(self.piles))
@@ -349,16 +349,17 @@ class State:
         """
         if not self._stack:
             raise IndexError("no move to take back: the move stack is empty")
-        return self.retract().named_move(self.spec)
+        return self.retract().named_move()
 
     def retract(self) -> _Snapshot:
         """Take back the last move without naming it (the search's hot path)."""
         snapshot = self._stack.pop()
         piles = self.piles
-        if len(piles) != snapshot.pile_count:
-            del piles[snapshot.pile_count :]
-            piles.extend([] for _ in range(snapshot.pile_count - len(piles)))
-            self.plan = plan_for(self.spec, snapshot.pile_count)
+        if snapshot.plan is not self.plan:  # a redeal's, or a copy's after pickling: the piles as they were
+            count = len(snapshot.plan.ids)
+            del piles[count:]
+            piles.extend([] for _ in range(count - len(piles)))
+            self.plan = snapshot.plan
         for index, cards in snapshot.saved:
             piles[index][:] = cards
         self.redeals_left = snapshot.redeals_left
@@ -368,7 +369,7 @@ class State:
         """The last move pushed; IndexError if there is none."""
         if not self._stack:
             raise IndexError("no move to look at: the move stack is empty")
-        return self._stack[-1].named_move(self.spec)
+        return self._stack[-1].named_move()
 
     def refilled(self) -> Card | None:
         """The card the stock put, on its own, into the pile the last move emptied; None if it put none.
