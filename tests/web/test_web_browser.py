@@ -247,6 +247,26 @@ def test_keys_and_the_move_box(page: Page) -> None:
     assert page.get_attribute("#table", "data-deal") != "10"
 
 
+def test_what_is_typed_while_a_move_goes_is_kept_for_the_next(page: Page) -> None:
+    """The box empties as Enter sends a move: an answer that comes later wipes nothing typed meanwhile."""
+    open_deal(page, ALEXANDER, 10)
+    held: list[Route] = []
+    page.route("**/api/plays/*/moves", lambda route: held.append(route))  # the server slow to answer
+    page.fill("#command", "t5 f2")
+    page.keyboard.press("Enter")
+    until(page, lambda: bool(held))
+    expect(page.locator("#command")).to_have_value("")
+    page.keyboard.type("t0 ")  # the player goes on typing the next move
+    held[0].continue_()
+    table_at(page, moves=1)
+    expect(page.locator("#command")).to_have_value("t0 ")
+    page.unroute("**/api/plays/*/moves")
+    page.fill("#command", "t0 f0")  # a move refused comes back to mend, the box being empty
+    page.keyboard.press("Enter")
+    expect(page.locator("#toast")).to_contain_text("illegal move: 't0 f0'")
+    expect(page.locator("#command")).to_have_value("t0 f0")
+
+
 def test_a_move_typed_before_the_game_is_on_the_table_is_told_to_wait_and_kept(page: Page) -> None:
     autoplay_off(page)  # the new player's deal is then shown as dealt
     held: list[Route] = []

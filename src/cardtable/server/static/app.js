@@ -573,7 +573,13 @@ function wire() {
     } else if (undoCount) {
       box.value = "";
       act("undo", "back", { times: undoCount[1] });
-    } else if (text && (await playMove({ text }, performance.now()))) box.value = "";
+    } else if (text) {
+      box.value = ""; // at once: what is typed while the move goes is the next move, not to be wiped
+      if (!(await playMove({ text }, performance.now())) && !box.value) {
+        box.value = text; // refused: back in the box to mend, unless the player typed on
+        box.select();
+      }
+    }
   };
   $("rules-button").onclick = showRules;
   $("menu").onclick = () => openMenu(!$("bar").classList.contains("open"));
