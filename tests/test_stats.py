@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,27 @@ def test_nothing_counts_before_a_move_or_while_a_save_can_resume_it(tmp_path: Pa
     saved.handle("t1 t6")
     assert saved.outcome() is None  # counted once the resumed game ends
     assert resumed_from(tmp_path / "fan.json").outcome() is None  # opened and left: nothing played here
+
+
+def test_a_save_ended_again_and_again_is_one_game_with_its_latest_ending(tmp_path: Path) -> None:
+    """Resumed from one save, each ending replaces the last, as undoing past a loss does in the browser."""
+    db, save = tmp_path / "db.sqlite", tmp_path / "game.json"
+    first = run(
+        "play", deal_file(tmp_path, Session(nearly_won_fan())), "--db", str(db), input=f"t1\nsave {save}\nq\n"
+    )
+    assert first.exit_code == 0 and kept(db) == []  # a save to resume counts when it ends
+    for _ in range(2):
+        assert "You won" in run("play", str(save), "--db", str(db), input="t0\n").output
+    assert kept(db) == [("fan", None, "won", 2)]
+    book = Scorebook.open(db)
+    try:
+        [won] = book.store.finished(TERMINAL_PLAYER)
+        book.keep(replace(won, status="lost", hints=2, assisted=True))  # an ending of the same game again
+        [again] = book.store.finished(TERMINAL_PLAYER)
+    finally:
+        book.close()
+    assert (again.id, again.status, again.hints, again.assisted) == (won.id, "lost", won.hints + 2, True)
+    assert again.seconds == 2 * won.seconds and again.created == won.created
 
 
 def test_a_kept_game_has_its_deal_moves_time_and_hints(tmp_path: Path) -> None:

@@ -594,11 +594,15 @@ class SavedGame:
     from, whole), ``moves``, and ``undone``, the moves ``redo`` would play again,
     the next one first. Keeping the deal and the moves rather than the position
     reached is what lets undo go back past the save.
+
+    ``play`` names the game in the statistics: every ending of a game resumed
+    from this save, however often, is the one game's, the latest ending its result.
     """
 
     deal: State
     moves: list[Move]
     undone: list[Move] = field(default_factory=list)
+    play: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The saved game as a JSON object."""
@@ -607,6 +611,7 @@ class SavedGame:
             "deal": deal_to_dict(self.deal),
             "moves": [move_to_dict(m) for m in self.moves],
             "undone": [move_to_dict(m) for m in self.undone],
+            **({"play": self.play} if self.play is not None else {}),
         }
 
     def replayed(self) -> State:
@@ -640,4 +645,13 @@ def read_saved_game(text: str) -> SavedGame:
 def saved_game_from_dict(obj: Any) -> SavedGame:
     """A saved game (or a solution, its verdict ignored) from its parsed JSON: :func:`read_saved_game` without the parsing."""
     deal, moves = _read_record(obj, "saved game", InvalidSaveError)
-    return SavedGame(deal, moves, _read_moves(obj, "undone", InvalidSaveError))
+    play = obj.get("play")
+    if play is not None and not (isinstance(play, str) and re.fullmatch(PLAY_NAME, play)):
+        raise InvalidSaveError(
+            f"'play' must name a game in 1 to 40 letters, digits, '-' or '_', not {excerpt(play)}"
+        )
+    return SavedGame(deal, moves, _read_moves(obj, "undone", InvalidSaveError), play)
+
+
+PLAY_NAME: Final = r"[A-Za-z0-9_-]{1,40}"
+"""A saved game's ``play``: the id its statistics row has, as the server names its plays."""

@@ -100,6 +100,8 @@ class Session:
         self.seconds = 0.0
         """Play time: the time between typed lines, at most IDLE_CAP each, as the browser counts it."""
         self.hints = 0
+        self.play_id = secrets.token_urlsafe(9)
+        """The game's id in the statistics, kept in its saves: a save resumed and ended again is the same game."""
         self.known = Known()
         """What hints found, so that a hint followed leads on along the same line."""
         self.assisted = False
@@ -133,6 +135,7 @@ class Session:
         if stale is not None and not save_there:  # a solution's line: not to be cut short unsaid
             raise InvalidSaveError(stale)
         session.game.redo = [Entry(move, auto=False) for move in redo]
+        session.play_id = saved.play or session.play_id
         if stale is not None:
             after = len(saved.undone) - len(redo) - 1
             left_out = f"it and the {plural(after, 'move')} after it are" if after else "it is"
@@ -305,7 +308,7 @@ class Session:
                     f"{target!r} {held}: type save {shlex.quote(path)} again at once to replace it,"
                     " or save elsewhere"
                 )
-        saved = SavedGame(self._start(), list(self.state.move_stack), self.undone)
+        saved = SavedGame(self._start(), list(self.state.move_stack), self.undone, self.play_id)
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
         self._kept = self._line()
@@ -412,7 +415,7 @@ class Session:
         now = self.clock()
         self.scorebook.keep(
             PlayRecord(
-                id=secrets.token_urlsafe(9),
+                id=self.play_id,
                 player=TERMINAL_PLAYER,
                 game=self.state.spec.id,
                 deal=dealt_number(self._start()),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -82,9 +83,27 @@ class Scorebook:
         return cls(open_store(db_path(db), StatsUnavailableError, create=to_write))
 
     def keep(self, record: PlayRecord) -> None:
-        """Add a finished game; StatsUnavailableError (and nothing written) if the database refuses it."""
+        """Add a finished game; StatsUnavailableError (and nothing written) if the database refuses it.
+
+        A game kept before under the same id (a save resumed and ended again) is
+        one game: its latest ending is its result, as undoing past a loss is in
+        the browser, with the play time and hints of every ending, and the
+        solver's help if any ending had it.
+        """
         try:
-            self.store.start(record)
+            kept = self.store.get(record.player, record.id)
+            if kept is None:
+                self.store.start(record)
+            else:
+                self.store.save(
+                    replace(
+                        record,
+                        seconds=kept.seconds + record.seconds,
+                        hints=kept.hints + record.hints,
+                        assisted=kept.assisted or record.assisted,
+                        version=kept.version,
+                    )
+                )
         except sqlite3.Error as error:
             raise StatsUnavailableError(
                 f"the game was not added to the statistics in {self.store.path!r}: {reason(error)}"
