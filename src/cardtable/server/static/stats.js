@@ -43,7 +43,7 @@ async function main() {
   for (const g of stats.games) {
     games.append(
       row(
-        [g.positions ? `${g.name} (own positions)` : g.name, g.played, g.won, `${Math.round(g.win_rate * 100)}%`, g.current_streak, g.best_streak],
+        [g.positions ? `${g.name} (own positions)` : g.name, g.played, g.won, `${(g.win_rate * 100).toFixed(1)}%`, g.current_streak, g.best_streak],
         ["", "n", "n", "n", "n", "n"],
       ),
     );
@@ -58,6 +58,10 @@ async function main() {
     );
   }
   if (!stats.history.length) empty(history, 6, "No past games yet.");
+  // the server sends the latest games only: say so where some played are not listed
+  const played = stats.games.reduce((n, g) => n + g.played, 0);
+  const listed = stats.history.filter((p) => p.status !== "playing").length;
+  if (played > listed) empty(history, 6, `The latest ${listed} of the ${played} games played are listed.`);
 }
 
 main();
