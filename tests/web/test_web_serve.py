@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -145,8 +146,16 @@ def test_the_solver_processes_end_with_a_server_killed_outright(tmp_path: Path) 
             os.killpg(process.pid, signal.SIGKILL)
 
 
-def test_a_closed_terminal_stops_the_server_and_its_solver_cleanly(tmp_path: Path) -> None:
-    """SIGHUP to the whole command, as a closing terminal sends it: the solver's processes included."""
+@pytest.mark.parametrize(
+    ("signum", "send"),
+    [(signal.SIGHUP, os.killpg), (signal.SIGTERM, os.kill)],
+    ids=["terminal closed", "kill"],
+)
+def test_a_closed_terminal_or_a_kill_stops_the_server_and_its_solver_cleanly(
+    tmp_path: Path, signum: int, send: Callable[[int, int], None]
+) -> None:
+    """SIGHUP to the whole command, as a closing terminal sends it (the solver's processes included), or
+    SIGTERM to the server alone, as ``kill`` and service managers send it."""
     import httpx2
 
     command = [sys.executable, "-c", SERVE, "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite")]
@@ -159,10 +168,11 @@ def test_a_closed_terminal_stops_the_server_and_its_solver_cleanly(tmp_path: Pat
         with httpx2.Client(base_url=url, timeout=30) as client:  # a hint starts the solver's processes
             play = client.post("api/plays", json={"game": "fan", "deal": 3}).json()["id"]
             assert client.post(f"api/plays/{play}/hint").status_code == 200
-        os.killpg(process.pid, signal.SIGHUP)
+        send(process.pid, signum)
         _, errors = process.communicate(timeout=30)
-        assert process.returncode == 128 + signal.SIGHUP
-        assert errors.strip() == "cardtable: stopped (SIGHUP)"  # no traceback, no leaked semaphore
+        assert process.returncode == 128 + signum
+        # no traceback, no leaked semaphore
+        assert errors.strip() == f"cardtable: stopped ({signal.Signals(signum).name})"
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)

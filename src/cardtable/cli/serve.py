@@ -116,22 +116,25 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
 
         A closed terminal's SIGHUP, which uvicorn does not take; a Ctrl+C that
         comes before uvicorn takes its signals (asyncio would otherwise cancel
-        the server half started); and the Ctrl+C uvicorn passes on once it has
-        shut down.
+        the server half started); and the Ctrl+C or SIGTERM uvicorn passes on
+        once it has shut down, which would otherwise kill the process before
+        the solver's worker processes are let go (Python's resource tracker
+        then warns of leaked semaphores).
         """
         stopped_by.append(signum)
         server.should_exit = True
 
     # from the line that says Ctrl+C stops, it does
-    with signal_handlers({signal.SIGINT: stop, signal.SIGHUP: stop}):
+    with signal_handlers({signal.SIGINT: stop, signal.SIGHUP: stop, signal.SIGTERM: stop}):
         click.echo(f"cardtable: serving at {url}  (games in {path}; Ctrl+C stops)")
         if open_browser:
             threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
         server.run(sockets=[sock])
-    if signal.SIGHUP in stopped_by:
-        with contextlib.suppress(OSError):  # the terminal may be gone
-            click.echo("cardtable: stopped (SIGHUP)", err=True)
-        sys.exit(Terminated(signal.SIGHUP).exit_code)
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        if signum in stopped_by:
+            with contextlib.suppress(OSError):  # the terminal may be gone
+                click.echo(f"cardtable: stopped ({signal.Signals(signum).name})", err=True)
+            sys.exit(Terminated(signum).exit_code)
     if signal.SIGINT in stopped_by:
         click.echo("cardtable: stopped")
 
