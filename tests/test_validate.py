@@ -63,13 +63,6 @@ def test_a_foundation_dealt_a_start_still_holds_it() -> None:
     refused(TWO_STARTS, groups, "foundation/1 is empty, but its starting card never leaves it")
 
 
-def test_a_starting_card_never_leaves_where_every_foundation_has_one() -> None:
-    spec = load_game(ALEXANDER)
-    groups = groups_of(deal(spec, 1))
-    move_card(groups, "KC", ("fan", 0))
-    refused(spec, groups, "foundation/2 is empty, but its starting card never leaves it")
-
-
 def test_foundations_of_one_base_may_swap_their_starting_cards_but_not_take_others() -> None:
     spec = load_game(ALEXANDER)
     groups = groups_of(deal(spec, 1))
@@ -88,24 +81,23 @@ def test_a_foundation_that_gives_its_start_back_may_be_empty() -> None:
 
 
 @pytest.mark.parametrize(
-    ("to", "message"),
+    ("game", "card", "to", "message"),
     [
-        (("foundation", 3), "foundation/3 is not built in order: 8C on KS"),
-        (("foundation", 0), "foundation/0 is not built in order: 8C on AH"),
+        (ALEXANDER, "KC", ("fan", 0), "foundation/2 is empty, but its starting card never leaves it"),
+        (ALEXANDER, "8C", ("foundation", 3), "foundation/3 is not built in order: 8C on KS"),
+        (ALEXANDER, "8C", ("foundation", 0), "foundation/0 is not built in order: 8C on AH"),
+        (LUCIE, "2C", ("foundation", 0), "foundation/0 starts with 2C; it must start with an ace"),
     ],
+    ids=["a start never leaves", "a run down", "a run up", "from its base rank"],
 )
-def test_a_foundation_is_a_run_from_its_base(to: tuple[str, int], message: str) -> None:
-    spec = load_game(ALEXANDER)
+def test_a_foundation_holds_a_run_from_its_base(
+    game: str, card: str, to: tuple[str, int], message: str
+) -> None:
+    """Where every foundation is dealt a start, it keeps it; any foundation holds a run from its base rank."""
+    spec = load_game(game)
     groups = groups_of(deal(spec, 1))
-    move_card(groups, "8C", to)
+    move_card(groups, card, to)
     refused(spec, groups, message)
-
-
-def test_a_foundation_begins_with_its_base_rank() -> None:
-    spec = load_game(LUCIE)
-    groups = groups_of(deal(spec, 1))
-    move_card(groups, "2C", ("foundation", 0))
-    refused(spec, groups, "foundation/0 starts with 2C; it must start with an ace")
 
 
 def test_the_group_names_are_the_games() -> None:
