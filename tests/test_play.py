@@ -921,6 +921,14 @@ def test_end_of_input_says_what_was_not_saved() -> None:
     assert output.rstrip().endswith(f"Not saved: 1 move and 1 move taken back.\n{BYE} fan 1")
 
 
+def test_end_of_input_says_how_the_game_counts_where_statistics_are_kept(tmp_path: Path) -> None:
+    said = play("fan", "3", "--db", str(tmp_path / "db.sqlite"), lines=["t6 f0"])
+    assert said.exit_code == 0, said.output
+    assert "Not saved: 1 move. It counts as abandoned in your statistics." in said.output
+    unkept = play("fan", "3", "--no-stats", lines=["t6 f0"])
+    assert "Not saved: 1 move.\n" in unkept.output and "counts as" not in unkept.output
+
+
 # -- what the statistics keep -------------------------------------------------------
 
 

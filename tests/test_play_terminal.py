@@ -189,7 +189,9 @@ def test_a_second_ctrl_c_during_a_hint_ends_the_session_as_documented(tmp_path: 
     os.close(terminal)
     said = words(screen_lines(shown))
     assert "Aborted" not in said
-    assert f"Not saved: 1 move. {BYE} acey-and-kingsley 13" in said, said
+    assert (
+        f"Not saved: 1 move. It counts as abandoned in your statistics. {BYE} acey-and-kingsley 13" in said
+    ), said
     assert code == 0
     store = Store(db)
     try:

@@ -124,7 +124,8 @@ def _leave(session: Session, out: Console) -> None:
     """Quit without asking, since no answer can come (end of input, Ctrl-C), but say what is not saved."""
     out.print()
     if session.unsaved:
-        _say(out, session.unsaved_note())
+        status = session.counts_as()
+        _say(out, session.unsaved_note() + (f" It counts as {status} in your statistics." if status else ""))
     _say(out, session.quit(confirmed=True).message)
 
 

@@ -359,7 +359,7 @@ class Session:
         """End the session; with unsaved moves, only when asked twice in a row (the first time says so)."""
         if self.unsaved and not confirmed:
             self._asked = QUIT
-            status = self.outcome() if self.scorebook is not None and self.counts else None
+            status = self.counts_as()
             counted = f" (it then counts as {status} in your statistics)" if status is not None else ""
             return Reply(
                 f"{self.unsaved_note()} Type save [FILE] to keep the game,"
@@ -407,10 +407,14 @@ class Session:
             return "lost"
         return None if self.save_path is not None else "abandoned"
 
+    def counts_as(self) -> PlayStatus | None:
+        """How :meth:`keep` would count the game now: its :meth:`outcome` where statistics are kept, else None."""
+        return self.outcome() if self.scorebook is not None and self.counts else None
+
     def keep(self) -> PlayStatus | None:
         """Add the game to the statistics if it counts now (see :meth:`outcome`); its status, or None."""
-        status = self.outcome()
-        if status is None or self.scorebook is None or not self.counts:
+        status = self.counts_as()
+        if status is None or self.scorebook is None:
             return None
         now = self.clock()
         self.scorebook.keep(
