@@ -3,6 +3,10 @@ pruning rules that never change a verdict."""
 
 from __future__ import annotations
 
+import re
+from fractions import Fraction
+
+import numpy
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -442,6 +446,29 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
 def test_a_limit_no_search_could_keep_is_refused(limit: dict[str, float], words: str) -> None:
     with pytest.raises(InvalidLimitError, match=words):
         Limit(**limit)  # type: ignore[arg-type]
+
+
+def test_a_limit_takes_any_number_of_its_kind() -> None:
+    state = deal(load_game(FAN), 3)
+    budget = Limit(states=numpy.int64(50_000), seconds=Fraction(60), table=numpy.int32(100_000))  # type: ignore[arg-type]
+    assert solve(state, budget).status == "won"
+    assert (type(budget.states), type(budget.seconds), type(budget.table)) == (
+        int,
+        float,
+        int,
+    )  # as JSON takes
+
+
+def test_a_result_reads_in_one_line_and_compares_without_its_time() -> None:
+    state = deal(load_game(FAN), 3)
+    won = solve(state, Limit(states=50_000))
+    assert re.fullmatch(r"<SolveResult won: 65 moves, [0-9,]+ positions, [0-9.e-]+ s>", repr(won)), repr(won)
+    assert solve(state, Limit(states=50_000)) == won  # the same search, another time
+    cut = solve(state, Limit(states=3))
+    guess = f", guess {cut.guess}" if cut.guess else ""
+    assert re.fullmatch(
+        rf"<SolveResult unknown \(searched 3 positions\): 3 positions, \S+ s{guess}>", repr(cut)
+    )
 
 
 @pytest.mark.parametrize(

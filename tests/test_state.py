@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 
@@ -9,6 +10,7 @@ import pytest
 
 from cardtable import (
     Card,
+    CardtableError,
     IllegalMoveError,
     InvalidDealError,
     Move,
@@ -98,21 +100,42 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
     assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
 
 
+@pytest.mark.parametrize("text", ["fan/0 foundation/0 JH", "t0 f0", "t0", "jh"])
+def test_push_text_reads_both_ways_a_move_is_written(text: str) -> None:
+    state = small_alexander()
+    assert state.push_text(text) == card_move("fan/0", "foundation/0", "JH")
+    assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("fan/0 fan/3 JH", "illegal move: 'fan/0 fan/3 JH': J♥ may not fill the empty fan/3:"),
+        ("t0 t3", "illegal move: 't0 t3': J♥ may not fill the empty fan/3:"),
+        ("fan/0 foundation/0", "not a move: 'fan/0 foundation/0' (expected"),
+    ],
+)
+def test_push_text_refuses_and_leaves_the_position(text: str, words: str) -> None:
+    state = small_alexander()
+    before = state.copy()
+    with pytest.raises(CardtableError) as caught:
+        state.push_text(text)
+    assert str(caught.value).startswith(words)
+    assert state == before and state.move_stack == []
+
+
 @pytest.mark.parametrize(
     ("given", "words"),
     [
         (
             "fan/0 foundation/0 JH",
-            "'fan/0 foundation/0 JH' (str): give Move.from_text('fan/0 foundation/0 JH')",
-        ),
-        (
-            "t0 f0",
-            "'t0 f0' (str): give cardtable.core.notation.parse_move(state, 't0 f0'), which reads the play notation",
+            "'fan/0 foundation/0 JH' (str): give state.parse_text('fan/0 foundation/0 JH') for its Move,"
+            " or state.push_text('fan/0 foundation/0 JH') to play it",
         ),
         (
             None,
             "None (NoneType): give Move.from_text('fan/1 foundation/0 AS'),"
-            " or cardtable.core.notation.parse_move(state, 't1 f0') for the play notation",
+            " or state.parse_text('t1 f0') for the play notation",
         ),
     ],
 )
@@ -177,7 +200,13 @@ def test_pile_and_group() -> None:
     state = small_alexander()
     assert state.pile(PileId("fan", 2)) == [card_move("fan/2", "fan/0", "KH").card]
     assert len(state.group("fan")) == 12 and len(state.group("foundation")) == 4
-    assert state.group("stock") == []
+    with pytest.raises(UnknownPileError, match=r"^alexander-the-great has no group 'stock' "):
+        state.group("stock")  # a slip (a typo: "fans") would otherwise read as an empty table
+    fans = state.group("fan")
+    state.pile(PileId("fan", 2)).clear()
+    for fan in state.group("fan"):
+        fan.clear()  # copies: the position changes only through push and pop
+    assert state.group("fan") == fans and state.pile(PileId("fan", 2)) == fans[2] != []
     with pytest.raises(
         UnknownPileError, match=r"^alexander-the-great has no pile 'fan/12' in this position$"
     ):
@@ -215,6 +244,28 @@ def test_copy_with_stack_can_take_moves_back() -> None:
     assert state != start
 
 
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_the_copy_module_copies_as_copy_with_its_stack_does(copier: Callable[[State], State]) -> None:
+    state = small_alexander()
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    other = copier(state)
+    assert other == state and other.move_stack == state.move_stack and other.spec is state.spec
+    other.pop()
+    other.push(card_move("fan/0", "fan/1", "JH"))
+    assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]  # the original is untouched
+    assert state.pile(PileId("fan", 1)) == [parse_card("QH")]
+
+
+def test_root_is_the_position_before_the_first_move() -> None:
+    state = small_alexander()
+    start = state.copy()
+    state.push(card_move("fan/0", "foundation/0", "JH"))
+    state.push(card_move("fan/1", "foundation/0", "QH"))
+    assert state.root() == start and state.root().move_stack == []
+    assert state.ply() == 2  # the state itself keeps its moves
+    assert start.root() == start
+
+
 def test_equality_and_hashing() -> None:
     a, b = small_alexander(), small_alexander()
     assert a == b
@@ -241,6 +292,22 @@ def test_equality_looks_at_redeals_and_seed() -> None:
 def test_repr() -> None:
     state = deal(load_game(ALEXANDER), 3)
     assert repr(state) == "<State alexander-the-great deal=3 moves=0>"
+    assert repr(state.spec) == "<GameSpec 'alexander-the-great': Alexander the Great>"
+    move = next(iter(state.legal_moves))
+    assert repr(move) == f"Move.from_text({move.text()!r})" and eval(repr(move)) == move
+    assert repr(Move.deal()) == "Move.from_text('deal')"
+    assert repr(Move(CARD, PileId("fan", 1))) == (
+        "Move(kind='card', source=PileId(group='fan', index=1), target=None, card=None)"
+    )  # no text makes it: its fields
+
+
+def test_the_key_tells_seeds_apart_only_while_a_redeal_is_left() -> None:
+    fans = ["KC QC JC", "KD QD", "TC"]
+    one, other = (fan_position(LUCIE, fans, redeals_left=1) for _ in range(2))
+    other.seed = one.seed + 1  # the same fans, another shuffle at the redeal
+    assert one.key() != other.key()
+    one.redeals_left = other.redeals_left = 0
+    assert one.key() == other.key()
 
 
 def test_key_is_bytes_and_stable() -> None:

@@ -250,7 +250,7 @@ def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> N
     [
         (
             lambda store: store.outcomes(FAN, 1),
-            r"^not a game id: GameSpec\(.*\(GameSpec\): give its id, 'fan'$",
+            r"^not a game id: <GameSpec 'fan': Fan> \(GameSpec\): give its id, 'fan'$",
         ),
         (lambda store: store.rows("fan", "1"), r"^not a rules version: '1' \(str\): give a whole number"),
         (

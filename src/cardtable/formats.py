@@ -35,6 +35,28 @@ from cardtable.core.state import State
 from cardtable.core.validate import check_position
 from cardtable.games import find_game, load_game
 
+__all__ = [
+    "RESULTS",
+    "Replay",
+    "SavedGame",
+    "Solution",
+    "deal_from_dict",
+    "deal_to_dict",
+    "deal_to_json",
+    "move_from_dict",
+    "move_to_dict",
+    "move_to_json",
+    "read_deal",
+    "read_position",
+    "read_saved_game",
+    "read_solution",
+    "read_solutions",
+    "replay",
+    "saved_game_from_dict",
+    "solutions_in",
+]
+"""What a program that reads and writes the formats needs; the rest serves cardtable's own commands."""
+
 RESULTS: Final = ("won", "unwinnable", "unknown")
 """A solution's verdicts, as formats.md names them (the solver's :data:`~cardtable.solver.search.STATUSES`)."""
 

@@ -308,7 +308,7 @@ class Session:
                     f"{target!r} {held}: type save {shlex.quote(path)} again at once to replace it,"
                     " or save elsewhere"
                 )
-        saved = SavedGame(self._start(), list(self.state.move_stack), self.undone, self.play_id)
+        saved = SavedGame(self.state.root(), list(self.state.move_stack), self.undone, self.play_id)
         _write_whole(target, json.dumps(saved.to_dict()) + "\n")
         self.save_path = target
         self._kept = self._line()
@@ -336,19 +336,12 @@ class Session:
                 held = saved_game_from_dict(obj).deal
                 return (
                     None
-                    if kind == "saved game" and held == self._start()
+                    if kind == "saved game" and held == self.state.root()
                     else f"holds a {kind} of {position_label(held)}"
                 )
         except CardtableError:
             pass
         return "already exists and holds no saved game"
-
-    def _start(self) -> State:
-        """The position the game started from: the deal, before any move."""
-        start = self.state.copy(stack=True)
-        while start.move_stack:
-            start.pop()
-        return start
 
     def _default_save_path(self) -> str:
         name = re.sub(r"[^a-z0-9]+", "-", self.state.spec.id.lower()).strip("-")
@@ -422,8 +415,8 @@ class Session:
                 id=self.play_id,
                 player=TERMINAL_PLAYER,
                 game=self.state.spec.id,
-                deal=dealt_number(self._start()),
-                start=deal_to_dict(self._start()),
+                deal=dealt_number(self.state.root()),
+                start=deal_to_dict(self.state.root()),
                 moves=[move_to_dict(move) for move in self.state.move_stack],
                 redo=[move_to_dict(move) for move in self.undone],
                 status=status,
@@ -481,7 +474,7 @@ class Session:
 
     def replay_command(self) -> str | None:
         """The command that plays this deal again: by its number, else from its file; None for neither."""
-        number = dealt_number(self._start())
+        number = dealt_number(self.state.root())
         if number is not None:
             return f"cardtable play {shlex.quote(self.state.spec.id)} {number}"
         if self.opened_from is not None:

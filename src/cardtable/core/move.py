@@ -79,6 +79,15 @@ class Move:
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        """``Move.from_text('fan/3 foundation/0 7C')``, what makes the move again (python-chess: ``Move.from_uci``).
+
+        A card move built without a card or piles has no such text, and shows its fields.
+        """
+        if self.kind == CARD and not (self.source and self.target and is_card(self.card)):
+            return f"Move(kind={self.kind!r}, source={self.source!r}, target={self.target!r}, card={self.card!r})"
+        return f"Move.from_text({self.text()!r})"
+
     @classmethod
     def from_text(cls, text: str) -> Move:
         """Parse the form that :meth:`text` writes."""

@@ -36,6 +36,9 @@ from cardtable.core.move import CARD, DEAL, Move, PileId
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
+__all__ = ["DEAL_WORDS", "REDEAL_WORDS", "move_text", "parse_move", "pile_code"]
+"""The notation itself; the rest words cardtable's messages for the terminal and the page."""
+
 _PILES: Final = re.compile(r"^([a-z])([0-9]*)\s*(?:([a-z])([0-9]*))?$")
 _CARD_TO: Final = re.compile(r"^(\S+)\s+([a-z])([0-9]*)$")
 """A card, then where it goes: ``6s t3``, ``6s f``."""

@@ -122,6 +122,10 @@ class GameSpec:
     def __post_init__(self) -> None:
         _check_game(self)
 
+    def __repr__(self) -> str:
+        """``<GameSpec 'fan': Fan>``: its id and name, not every field (the rules alone run to pages)."""
+        return f"<GameSpec {self.id!r}: {self.name}>"
+
     def group(self, name: str) -> PileGroup:
         """The group with this formats.md name; :class:`UnknownPileError` if the game has none."""
         for group in self.groups:

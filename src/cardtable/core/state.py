@@ -24,7 +24,7 @@ from cardtable.core.cards import (
     is_card,
     make_card,
 )
-from cardtable.core.errors import IllegalMoveError, InvalidMoveError, UnknownPileError, not_a, quoted
+from cardtable.core.errors import IllegalMoveError, UnknownPileError, not_a, quoted
 from cardtable.core.move import CARD, DEAL, REDEAL, Move, PileId
 from cardtable.core.plan import Plan, plan_for
 from cardtable.core.rng import SplitMix64
@@ -59,7 +59,12 @@ class _Snapshot(NamedTuple):
 
 
 class State:
-    """A position: the piles, the redeals left, and the seed that fixes redeals."""
+    """A position: the piles, the redeals left, and the seed that fixes redeals.
+
+    ``piles`` is the position itself, flat and live, for the solver's sake: read
+    it, but change it only through :meth:`push` and :meth:`pop`, which keep the
+    snapshots that undo needs. :meth:`pile` and :meth:`group` hand out copies.
+    """
 
     __slots__ = ("_stack", "deal_number", "piles", "plan", "redeals_left", "seed", "spec")
 
@@ -83,15 +88,16 @@ class State:
     # -- reading the position -------------------------------------------------
 
     def pile(self, pile: PileId) -> list[Card]:
-        """The cards of a named pile, bottom first; :class:`UnknownPileError` if there is no such pile."""
+        """A copy of a named pile's cards, bottom first; :class:`UnknownPileError` if there is no such pile."""
         index = self.plan.index(pile)
         if index is None:
             raise UnknownPileError(f"{self.spec.id} has no pile {quoted(str(pile))} in this position")
-        return self.piles[index]
+        return list(self.piles[index])
 
     def group(self, name: str) -> list[list[Card]]:
-        """The piles of one group, in order."""
-        return [self.piles[i] for i, pid in enumerate(self.plan.ids) if pid.group == name]
+        """Copies of one group's piles, in order; :class:`UnknownPileError` for a group the game does not have."""
+        self.spec.group(name)
+        return [list(self.piles[i]) for i, pid in enumerate(self.plan.ids) if pid.group == name]
 
     def on_foundations(self) -> int:
         """How many cards are on the foundations."""
@@ -305,6 +311,33 @@ class State:
             raise IllegalMoveError(reason, move.text())
         self.push(move)
 
+    def parse_text(self, text: str) -> Move:
+        """The legal move ``text`` names, or :class:`IllegalMoveError` (or another
+        :class:`~cardtable.core.errors.CardtableError`) saying why there is none.
+
+        ``text`` is either a move as :meth:`Move.text` writes it (``fan/3
+        foundation/0 7C``, ``deal``) or the play notation of the terminal and the
+        browser's move box (``t3 f0``, ``7c``, ``d``: see
+        :mod:`cardtable.core.notation`), as python-chess's ``parse_san`` reads
+        what a person writes against the board.
+        """
+        # The notation reads states, so it can only be imported once this module is.
+        from cardtable.core.notation import parse_move
+
+        if "/" not in text:
+            return parse_move(self, text)
+        move = Move.from_text(text)
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(reason, text)
+        return move
+
+    def push_text(self, text: str) -> Move:
+        """Play the move :meth:`parse_text` reads in ``text``, and return it; the position is unchanged if it raises."""
+        move = self.parse_text(text)
+        self.push(move)
+        return move
+
     def push_card(self, source: int, target: int) -> None:
         """Move the top card of flat pile ``source`` onto ``target`` (trusted)."""
         piles = self.piles
@@ -393,6 +426,9 @@ class State:
         foundation is keyed by its top card, which tells all the cards under it --
         or not at all where the tableau tells what the foundations hold (one-deck
         games with only tableau and foundations, see ``plan._foundations_implied``).
+        While a redeal is left, the seed that shuffles it is part of the key: the
+        same fans with another seed redeal otherwise, and may be won where these
+        are lost.
         """
         parts: list[bytes] = []
         piles = self.piles
@@ -408,6 +444,8 @@ class State:
                 chunk.sort()
             parts.append(b"\xff".join(chunk))
         parts.append(bytes([self.redeals_left]))
+        if self.redeals_left:
+            parts.append(str(self.seed).encode())
         return b"\xfe".join(parts)
 
     def copy(self, *, stack: bool = False) -> State:
@@ -422,6 +460,21 @@ class State:
         if stack:
             other._stack = list(self._stack)
         return other
+
+    def __copy__(self) -> State:
+        """``copy.copy`` copies as :meth:`copy` does, stack included: never a state sharing its piles."""
+        return self.copy(stack=True)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """As ``copy.copy``: the spec is frozen and shared, the piles and stack are the copy's own."""
+        return self.copy(stack=True)
+
+    def root(self) -> State:
+        """A copy of the position before the first move pushed, as python-chess's ``Board.root``."""
+        start = self.copy(stack=True)
+        while start._stack:
+            start.pop()
+        return start
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -486,18 +539,11 @@ def _takes_next(group: PileGroup, index: int, top: Card) -> str:
 
 
 def _move_from(value: object) -> str:
-    """How to make a :class:`Move` of ``value``: of text as formats.md writes a move, ``Move.from_text``; of other
-    text, the play notation's ``parse_move``; of anything else, either."""
-    from_text, parsed = "Move.from_text({!r})", "cardtable.core.notation.parse_move(state, {!r})"
-    if not isinstance(value, str):
-        return (
-            f"{from_text.format('fan/1 foundation/0 AS')}, or {parsed.format('t1 f0')} for the play notation"
-        )
-    try:
-        Move.from_text(value)
-    except InvalidMoveError:
-        return f"{parsed.format(value)}, which reads the play notation"
-    return from_text.format(value)
+    """How to make a :class:`Move` of ``value``: of text, :meth:`State.parse_text`, which reads both forms a move
+    is written in; of anything else, ``Move.from_text`` or that."""
+    if isinstance(value, str):
+        return f"state.parse_text({value!r}) for its Move, or state.push_text({value!r}) to play it"
+    return "Move.from_text('fan/1 foundation/0 AS'), or state.parse_text('t1 f0') for the play notation"
 
 
 def _other_fans(given: Fans, dealt: Fans) -> str:
