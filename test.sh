@@ -9,7 +9,7 @@ source scripts/python.sh
 "$PYTHON" -m mypy
 # The browser tests (tests/web) drive Debian's Chromium; a clean machine does not have it yet.
 if [ ! -x /usr/bin/chromium ]; then
-  apt-get update -qq && apt-get install -y -qq chromium
+  as_root apt-get update -qq && as_root apt-get install -y -qq chromium
 fi
 status=0
 "$PYTHON" -m pytest "$@" || status=$?
