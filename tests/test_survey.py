@@ -255,7 +255,16 @@ def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> N
         (lambda store: store.rows("fan", "1"), r"^not a rules version: '1' \(str\): give a whole number"),
         (
             lambda store: store.settings("fan", 1, [1, 2]),
-            r"^not a range: \[1, 2\] \(list\): give a range of deals",
+            r"^not a range of consecutive deals: \[1, 2\] \(list\): give one such as range\(1, 101\),"
+            " or None for every deal$",
+        ),
+        (
+            lambda store: store.outcomes("fan", 1, range(1, 100, 2)),  # the even deals would come too
+            r"^not a range of consecutive deals: range\(1, 100, 2\) \(range\): give one such",
+        ),
+        (
+            lambda store: store.known("fan", 1, None),
+            r"^not a range of consecutive deals: None \(NoneType\): give one such as range\(1, 101\)$",
         ),
         (lambda store: list(store.lines(None, 1)), r"^not a game id: None \(NoneType\): give a game's id"),
         (lambda store: store.add(FAN, outcome(1), SMALL), r"give its id, 'fan'$"),

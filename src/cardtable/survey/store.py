@@ -203,7 +203,7 @@ class ResultStore:
         again skips it.
         """
         _check_game(game, rules_version)
-        args = (game, rules_version, *_bounds(deals))
+        args = (game, rules_version, *_bounds(deals, none_is_every=False))
         if retry is None:
             return {deal for (deal,) in self._read(f"SELECT deal FROM results WHERE {IN_RANGE}", *args)}
         sql = (
@@ -392,10 +392,11 @@ def _check_game(game: str, rules_version: int = 1) -> None:
         raise not_a("rules version", rules_version, "a whole number, such as load_game('fan').rules_version")
 
 
-def _bounds(deals: range | None) -> tuple[int, int]:
-    """The first and last deal of a range; every deal for None."""
-    if deals is None:
+def _bounds(deals: range | None, *, none_is_every: bool = True) -> tuple[int, int]:
+    """The first and last deal of a range of consecutive deals; every deal for None, where that is asked."""
+    if deals is None and none_is_every:
         return 0, 2**63 - 1
-    if not isinstance(deals, range):
-        raise not_a("range", deals, "a range of deals, such as range(1, 101), or None for every deal")
+    if not isinstance(deals, range) or deals.step != 1:  # the SQL asks for the deals between two ends
+        every = ", or None for every deal" if none_is_every else ""
+        raise not_a("range of consecutive deals", deals, f"one such as range(1, 101){every}")
     return deals.start, deals.stop - 1
