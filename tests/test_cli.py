@@ -515,6 +515,15 @@ def test_check_names_the_first_illegal_move(tmp_path: Path) -> None:
     assert json.dumps(obj["moves"][2]) in line
 
 
+def test_check_quotes_a_lone_surrogate_as_its_escape(tmp_path: Path) -> None:
+    start = deal(load_game("alexander-the-great"), 1)
+    obj = json.loads(solution_json(start, first_moves(start.copy(), 4)))
+    obj["moves"][2]["to"] = "\ud800/0"  # JSON lets one in; no UTF-8 output could write it as it is
+    result = run("check", write(tmp_path, json.dumps(obj)))
+    assert result.exit_code == 1, result.stderr
+    assert result.output.startswith("not ok: move 3 (") and "there is no pile \\ud800/0" in result.output
+
+
 def test_check_fails_a_won_claim_that_does_not_win(tmp_path: Path) -> None:
     start = nearly_won()
     text = solution_json(start, WINNING_MOVES[:1], "won")

@@ -119,6 +119,10 @@ def test_the_browser_s_name_says_the_options_in_words(options: str, shown: str) 
         (f"{LUCIE}(redeals=)", "needs a value"),
         (f"{LUCIE}(redeals=-1)", "whole number"),
         (f"{LUCIE}(redeals=two)", "whole number"),
+        (
+            f"{LUCIE}(redeals={'9' * 5000})",
+            "whole number 0-100, not '999",
+        ),  # int() takes 4,300 digits at most
         (f"{LUCIE}(redeals=\u0663)", "whole number"),  # an Arabic-Indic three: a digit to Python, not to us
         (f"{LUCIE}(redeal_anytime=maybe)", "true or false"),
         (f"{FAN}(redeals=1)", "options: none"),

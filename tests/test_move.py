@@ -14,6 +14,7 @@ from cardtable import (
     InvalidMoveError,
     Move,
     PileId,
+    WrongTypeError,
     deal,
     load_game,
     parse_card,
@@ -35,6 +36,18 @@ def test_bad_pile_names(text: str) -> None:
     with pytest.raises(InvalidMoveError) as caught:
         PileId.parse(text)
     assert repr(text) in str(caught.value)
+
+
+def test_a_pile_number_longer_than_any_game_needs_is_refused_in_a_short_line() -> None:
+    with pytest.raises(InvalidMoveError) as caught:
+        PileId.parse("fan/" + "9" * 5000)  # int() would refuse it past 4,300 digits with a bare ValueError
+    assert (
+        str(caught.value)
+        == "not a pile: 'fan/99999999999999999999999999999999... (no game has a pile numbered so high)"
+    )
+    assert PileId.parse("fan/999999") == PileId("fan", 999999)
+    with pytest.raises(WrongTypeError, match=r"^not a pile name: 0\.0 \(float\): give text such as 'fan/3'$"):
+        PileId.parse(0.0)  # type: ignore[arg-type]
 
 
 def test_moves_are_frozen_and_hashable() -> None:

@@ -200,6 +200,10 @@ def test_a_card_that_can_go_up_or_down_home_is_the_players_choice(text: str) -> 
 def test_a_pile_out_of_range_is_told_the_range() -> None:
     with pytest.raises(InvalidMoveError, match=r"^no pile t4 in 't4 f0' \(tableau piles are t0 to t3\)$"):
         parse_move(acey(), "t4 f0")
+    with pytest.raises(
+        InvalidMoveError, match=r"^no pile f999999\.\.\. in 't0 f9999.*\.\.\. \(foundation piles"
+    ):
+        parse_move(acey(), "t0 f" + "9" * 5000)  # more digits than int() takes: no pile, in a short line
 
 
 @pytest.mark.parametrize(

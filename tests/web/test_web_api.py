@@ -410,6 +410,9 @@ def test_the_words_of_the_move_box_are_told_their_own_requests(client: TestClien
         {"move": {"from": "fan/99", "to": "fan/1", "card": "9C"}},
         {"move": {"from": "fan", "to": "fan/1", "card": "9C"}},
         {"move": {"deal": "waste"}},
+        {"move": {"deal": "\ud800"}},  # a lone surrogate, quoted in the refusal as its escape
+        {"move": {"from": "fan/0", "to": "\ud800/0", "card": "9C"}},
+        {"move": {"from": "fan/" + "9" * 5000, "to": "fan/1", "card": "9C"}},  # more digits than int() takes
         {"move": [1, 2]},
         {"text": "t3 t4 t5 t6"},
         {"text": ""},
@@ -420,7 +423,12 @@ def test_the_words_of_the_move_box_are_told_their_own_requests(client: TestClien
 )
 def test_malformed_moves_are_422(client: TestClient, body: Any) -> None:
     play = start(client)["id"]
-    response = client.post(f"/api/plays/{play}/moves", json=body)
+    sent = json.dumps(
+        body
+    )  # escaped as ASCII, as a client may: the client's own encoder refuses a lone surrogate
+    response = client.post(
+        f"/api/plays/{play}/moves", content=sent, headers={"content-type": "application/json"}
+    )
     assert response.status_code in (409, 422), response.text
     assert response.json()["detail"]
     assert client.get(f"/api/plays/{play}").json()["moves"] == 0
@@ -872,7 +880,7 @@ def test_json_of_views_is_small(client: TestClient) -> None:
 
 def test_changes_from_another_origin_are_refused(client: TestClient) -> None:
     body = {"game": ALEXANDER, "deal": 10}
-    for origin in ("http://127.0.0.1:3000", "https://testserver"):  # another port; another scheme
+    for origin in ("http://127.0.0.1:3000", "https://testserver", "http://[::1"):  # port; scheme; no URL
         refused = client.post("/api/plays", json=body, headers={"origin": origin})
         assert refused.status_code == 403 and "another origin" in refused.json()["detail"], origin
     assert client.get("/api/stats", headers={"origin": "http://127.0.0.1:3000"}).status_code == 200

@@ -23,11 +23,13 @@ from typing import IO, Any, Final, TypeVar, cast
 
 import click
 
-from cardtable.core.errors import CardtableError, reason
+from cardtable.core.errors import CardtableError, quoted, reason
 from cardtable.formats import MAX_VALUE, record_kind
 from cardtable.games import GAMES, find_game
 
 STDIN: Final = "-"
+PATH_WIDTH: Final = 200
+"""How much of a file's name a message quotes: a long real path whole, not a page pasted in its place."""
 STDOUT: Final = "-"
 """The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
 GZIP_MAGIC: Final = b"\x1f\x8b"
@@ -54,7 +56,7 @@ def read_text(path: str) -> str:
         size += len(piece)
         if size > MAX_VALUE:
             raise InputFileError(
-                f"cannot read {path!r}: longer than {MAX_VALUE // 2**20} MiB, far more than it can be"
+                f"cannot read {quoted(path, PATH_WIDTH)}: longer than {MAX_VALUE // 2**20} MiB, far more than it can be"
             )
     return "".join(pieces)
 
@@ -66,7 +68,7 @@ def text_pieces(path: str) -> Iterator[str]:
     a large file of solutions can be kept compressed and checked as it is.
     """
     if (unnamable := name_problem(path)) is not None:
-        raise InputFileError(f"cannot read {path!r}: {unnamable}")
+        raise InputFileError(f"cannot read {quoted(path, PATH_WIDTH)}: {unnamable}")
     try:
         with _opened(path) as raw:
             compressed = raw.peek(len(GZIP_MAGIC)).startswith(GZIP_MAGIC)
@@ -77,11 +79,13 @@ def text_pieces(path: str) -> Iterator[str]:
             finally:
                 text.detach()  # closing it would close standard input, which 'solve - -' reads twice
     except UnicodeDecodeError:
-        raise InputFileError(f"cannot read {path!r}: not UTF-8 text") from None
+        raise InputFileError(f"cannot read {quoted(path, PATH_WIDTH)}: not UTF-8 text") from None
     except (EOFError, gzip.BadGzipFile, zlib.error):
-        raise InputFileError(f"cannot read {path!r}: a damaged or incomplete gzip file") from None
+        raise InputFileError(
+            f"cannot read {quoted(path, PATH_WIDTH)}: a damaged or incomplete gzip file"
+        ) from None
     except OSError as problem:
-        raise InputFileError(f"cannot read {path!r}: {_reason(problem, path)}") from None
+        raise InputFileError(f"cannot read {quoted(path, PATH_WIDTH)}: {_reason(problem, path)}") from None
 
 
 @contextmanager
@@ -117,9 +121,9 @@ class FileName(click.Path):
 def _reason(problem: OSError, path: str) -> str:
     """The operating system's words, with a hint when a game id was taken for a file name."""
     words = reason(problem)
-    if find_game(path) is None:
+    if (game := find_game(path)) is None:
         return words
-    return f"{words} (for a numbered deal give the game and a number: {path} 42)"
+    return f"{words} (for a numbered deal give the game and a number: {game.id} 42)"
 
 
 def read_file(path: str, parse: Callable[[str], Parsed]) -> Parsed:

@@ -23,9 +23,9 @@ from typing import Any, Final, TypeVar
 
 import click
 
-from cardtable.cli.files import STDIN, InputFileError, read_file, source_name, text_pieces
+from cardtable.cli.files import PATH_WIDTH, STDIN, InputFileError, read_file, source_name, text_pieces
 from cardtable.core.deals import deal, parse_deal_number
-from cardtable.core.errors import CardtableError, InvalidSolutionError
+from cardtable.core.errors import CardtableError, InvalidSolutionError, quoted
 from cardtable.core.move import REDEAL, Move
 from cardtable.core.notation import plural
 from cardtable.core.state import State
@@ -99,7 +99,7 @@ def position(source: str, number: str | None) -> State:
     """``GAME N`` when a number is given, else ``FILE`` or ``-`` holding a deal or a saved game."""
     if number is not None and not names_a_game(source):
         raise OptionConflictError(
-            f"{source!r} is a file, and one is enough: {number!r} is one argument too many"
+            f"{quoted(source, PATH_WIDTH)} is a file, and one is enough: {quoted(number)} is one argument too many"
         )
     if number is not None:
         return numbered_deal(source, number)

@@ -13,6 +13,7 @@ import codecs
 import contextlib
 import errno
 import importlib
+import io
 import os
 import re
 import sys
@@ -97,6 +98,7 @@ class LazyGroup(click.Group):
           encoding only: a locale without UTF-8 cannot show the card symbols,
           which the user can mend; another encoding failing is a bug.
         """
+        _surrogates_escaped()
         try:
             return super().invoke(ctx)
         except CardtableError as error:
@@ -142,6 +144,20 @@ def _drop_output() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+
+
+def _surrogates_escaped() -> None:
+    """Standard output and error in UTF-8 write a lone surrogate as its escape (``\\ud800``).
+
+    JSON lets one into a file's text, and a message quoting that text could not
+    be written otherwise: the failure would be blamed on the locale, which is
+    fine. Other encodings are left as they are, so that a locale without UTF-8
+    is still told (see :meth:`LazyGroup.invoke`).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        if codecs.lookup(encoding).name == "utf-8" and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _is_output_encoding(encoding: str) -> bool:

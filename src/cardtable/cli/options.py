@@ -10,6 +10,7 @@ from typing import Any, Final, TypeVar
 
 import click
 
+from cardtable.core.errors import quoted
 from cardtable.solver.search import DEFAULT_TABLE_CAP
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,10 +42,14 @@ class Count(click.IntRange):
     name = "count"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]{1,4}", value.strip()):
+        if isinstance(value, str) and re.fullmatch(r"[0-9]+(\.[0-9]+)?[eE]\+?[0-9]+", value.strip()):
             number = decimal.Decimal(value.strip())  # exact, where a float would round past 2**53
+            if (
+                self.max is not None and number > self.max
+            ):  # before int(), which would make a number of any size
+                self.fail(f"{quoted(value.strip())} is over the most there can be, {self.max:,}", param, ctx)
             if number == number.to_integral_value():
-                value = int(number)  # too large a count is then refused by the range, in its words
+                value = int(number)
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter:

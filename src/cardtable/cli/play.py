@@ -22,7 +22,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.files import STDIN, InputFileError, read_file
+from cardtable.cli.files import PATH_WIDTH, STDIN, InputFileError, read_file
 from cardtable.cli.info import DealNumberCommand, numbered_deal
 from cardtable.cli.session import Session
 from cardtable.cli.stats import (
@@ -32,7 +32,7 @@ from cardtable.cli.stats import (
     db_path,
 )
 from cardtable.core.deals import deal, random_deal
-from cardtable.core.errors import InvalidSaveError, UnknownGameError
+from cardtable.core.errors import InvalidSaveError, UnknownGameError, quoted
 from cardtable.formats import (
     SavedGame,
     deal_from_dict,
@@ -199,7 +199,9 @@ def play(game: str, number: str | None, db: Path | None, no_stats: bool, winnabl
                 _winnable_session(game, out) if winnable else Session(numbered_deal(game, str(random_deal())))
             )
         except UnknownGameError as error:  # a mistyped save's name reads as a game id
-            raise UnknownGameError(f"{error}, and there is no file {game!r} to play on from") from None
+            raise UnknownGameError(
+                f"{error}, and there is no file {quoted(game, PATH_WIDTH)} to play on from"
+            ) from None
     else:
         session = Session(numbered_deal(game, number))
     if no_stats:

@@ -28,7 +28,10 @@ def quoted(value: object, width: int = EXCERPT) -> str:
 
 
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else f"{text[: width - 3]}..."
+    """``text`` cut to ``width``, a lone surrogate (``\\ud800``, which JSON and ``surrogateescape`` let in) written
+    as its escape: a message must encode as UTF-8 to reach a terminal or an HTTP client."""
+    text = text if len(text) <= width else f"{text[: width - 3]}..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class CardtableError(Exception):

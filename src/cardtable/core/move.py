@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from cardtable.core.cards import Card, card_name, checked_card, is_card, parse_card
-from cardtable.core.errors import InvalidMoveError, quoted
+from cardtable.core.errors import InvalidMoveError, not_a, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,13 +21,25 @@ class PileId:
 
     @classmethod
     def parse(cls, text: str) -> PileId:
-        """Parse ``'fan/3'``."""
+        """Parse ``'fan/3'``.
+
+        A number of more than :data:`PILE_DIGITS` digits names no pile of any
+        game, and is refused before ``int()``, which takes at most 4,300.
+        """
+        if not isinstance(text, str):
+            raise not_a("pile name", text, "text such as 'fan/3'")
         group, slash, index = text.partition("/")
         if not slash or not group or not (index.isascii() and index.isdigit()):
             raise InvalidMoveError(
                 f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')"
             )
+        if len(index) > PILE_DIGITS:
+            raise InvalidMoveError(f"not a pile: {quoted(text)} (no game has a pile numbered so high)")
         return cls(group, int(index))
+
+
+PILE_DIGITS: Final = 6
+"""The most digits a pile's number is read with: far more piles than any game lays out."""
 
 
 CARD: Final = "card"

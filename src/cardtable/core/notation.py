@@ -32,7 +32,7 @@ from cardtable.core.errors import (
     InvalidMoveError,
     quoted,
 )
-from cardtable.core.move import CARD, DEAL, Move, PileId
+from cardtable.core.move import CARD, DEAL, PILE_DIGITS, Move, PileId
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
@@ -168,11 +168,12 @@ def _pile(state: State, letter: str, number: str, text: str) -> PileId:
         raise InvalidMoveError(
             f"say which {group.name} in {quoted(text)}: {letter}0 to {letter}{group.count - 1}"
         )
-    pile = PileId(group.name, int(number) if number else 0)
-    if state.plan.index(pile) is None:
+    pile = PileId(group.name, int(number) if number and len(number) <= PILE_DIGITS else 0)
+    if state.plan.index(pile) is None or len(number) > PILE_DIGITS:  # int() refuses 4,300 digits
         last = sum(pid.group == group.name for pid in state.plan.ids) - 1
+        code = letter + (number if len(number) <= PILE_DIGITS else f"{number[:PILE_DIGITS]}...")
         raise InvalidMoveError(
-            f"no pile {letter}{number} in {quoted(text)} ({group.name} piles are {letter}0 to {letter}{last})"
+            f"no pile {code} in {quoted(text)} ({group.name} piles are {letter}0 to {letter}{last})"
         )
     return pile
 

@@ -54,6 +54,8 @@ def status_of(error: Exception) -> int:
 def _problem(
     status: int, detail: str, *, headers: Mapping[str, str] | None = None, **extra: Any
 ) -> JSONResponse:
+    # A message quoting input may hold a lone surrogate that no response could encode: sent as its escape.
+    detail = detail.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
 
 

@@ -109,7 +109,10 @@ def _same_origin(headers: dict[bytes, bytes], scheme: str) -> bool:
     if origin is None:
         return True  # not sent by a browser page: scripts, curl, the tests' client
     host = headers.get(b"host", b"").decode("latin-1")
-    sent = urlsplit(origin.decode("latin-1"))
+    try:
+        sent = urlsplit(origin.decode("latin-1"))
+    except ValueError:  # not a URL at all ("http://[::1"): no page of this server sent it
+        return False
     return (sent.scheme, sent.netloc) == (scheme, host)
 
 
