@@ -634,6 +634,10 @@ def test_hint_gives_the_first_move_of_a_winning_line(client: TestClient) -> None
     assert post(client, f"/api/plays/{play}/hint")["status"] == "won"
     assert client.get(f"/api/plays/{play}").json()["hints"] == 2
     assert view["moves"] == 1
+    assert (
+        post(client, f"/api/plays/{play}/hint")["moves"] == post(client, f"/api/plays/{play}/hint")["moves"]
+    )
+    assert client.get(f"/api/plays/{play}").json()["hints"] == 2  # the same hint asked again: one hint
 
 
 def test_still_winnable_is_honest(client: TestClient) -> None:

@@ -241,11 +241,6 @@ def autoplay(play_id: PlayId, who: Player, plays: PlaysDep, board: SeenBoard = N
     return play_view(plays.change(who, play_id, Play.autoplay, board))
 
 
-def _count_hint(play: Play) -> None:
-    if _counts_help(play):
-        play.record.hints += 1
-
-
 def _mark_assisted(play: Play) -> None:
     if _counts_help(play):
         play.record.assisted = True
@@ -273,7 +268,14 @@ async def _charge(plays: Plays, who: str, play: Play, charge: Callable[[Play], N
 async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep) -> VerdictView:
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play, verdict, way = await _asked(play_id, who, plays, solver, solver.budgets.hint)
-    await _charge(plays, who, play, _count_hint)  # once answered: a hint the busy solver refused costs none
+
+    def count(play: Play) -> None:  # once answered: a hint the busy solver refused costs none
+        # A hint asked again on the same table (a page asking twice, a key pressed twice) is one hint.
+        if _counts_help(play) and plays.hinted.get(play.record.id) != play.board:
+            plays.hinted[play.record.id] = play.board
+            play.record.hints += 1
+
+    await _charge(plays, who, play, count)
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)
 
 

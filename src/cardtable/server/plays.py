@@ -42,6 +42,8 @@ class Plays:
         self.store = store
         self.clock = clock
         self._lock = threading.Lock()
+        self.hinted: dict[str, str] = {}
+        """Each play's :attr:`Play.board` whose hint was counted last: asked again there, it is the same hint."""
 
     def start(self, player: str, state: State, *, autoplay: bool = False) -> Play:
         """A new play of ``state``, its safe cards sent home if asked; the player's unfinished one of the same game is left.

@@ -52,7 +52,7 @@ const table = new Table($("table"), {
   smart: sendHome,
   deal: (started) => playMove({ move: { deal: "stock" } }, started),
   select: (pileId) => {
-    table.clearMarks("hint", "hint-target");
+    table.clearMarks("hint", "hint-target", "guess");
     $("said").textContent = pickWords(pileId);
   },
   putDown: (pileId) => ($("said").textContent = `put down: ${page.view.piles.find((p) => p.id === pileId).code}`),
@@ -420,6 +420,12 @@ async function busy(work) {
 
 async function ask(path, thinking) {
   if (!onTable()) return null;
+  if (page.busy) {
+    // As the buttons are, while one waits: a question asked from a key or the move box would queue
+    // behind the one the server is answering, and hold the solver for a table already left.
+    toast("the solver is still answering your last question", 4);
+    return null;
+  }
   const id = page.view.id;
   toast(thinking, 30);
   return busy(async () => {
@@ -443,7 +449,7 @@ async function hint() {
     wayBack(answer);
     return;
   }
-  table.hint(move);
+  table.hint(move, !answer.moves[0]);
   $("redeal").classList.toggle("hint", move.kind === "redeal");
   const what = moveWords(move);
   if (answer.moves[0]) toast(`Hint: ${what}`, 6);

@@ -310,15 +310,16 @@ export class Table {
     this.on.putDown(from);
   }
 
-  /** Show the solver's move: the card to play and where it goes. */
-  hint(move) {
-    this.clearMarks("hint", "hint-target");
+  /** Show the solver's move: the card to play and where it goes; a guess, not proved to win, dashed. */
+  hint(move, guess = false) {
+    this.clearMarks("hint", "hint-target", "guess");
     if (move.kind === "card") {
       this.mark(move.from, "hint");
       this.mark(move.to, "hint-target");
     } else if (move.kind === "deal") {
       this.mark("stock/0", "hint");
     }
+    if (guess) for (const el of this.root.querySelectorAll(".hint, .hint-target")) el.classList.add("guess");
   }
 
   // -- the keyboard ----------------------------------------------------------
