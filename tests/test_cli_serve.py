@@ -81,6 +81,7 @@ def test_the_default_data_folder_is_made_when_missing(tmp_path: Path) -> None:
 def test_a_host_that_is_no_address_is_one_line_with_exit_code_2(tmp_path: Path) -> None:
     result = serve("--host", "999.1.1.1", "--port", "0", "--db", str(tmp_path / "db.sqlite"))
     assert_fails(result, 2, "cannot listen on 999.1.1.1:0")
+    assert not (tmp_path / "db.sqlite").exists()
 
 
 def test_a_port_in_use_is_one_line_with_exit_code_2(tmp_path: Path) -> None:
@@ -91,3 +92,4 @@ def test_a_port_in_use_is_one_line_with_exit_code_2(tmp_path: Path) -> None:
         result = serve("--port", str(port), "--db", str(tmp_path / "db.sqlite"))
     assert_fails(result, 2, f"cannot listen on 127.0.0.1:{port}", "in use")
     assert can_listen_on(port)
+    assert not (tmp_path / "db.sqlite").exists(), "a server that could not listen made no database"

@@ -85,13 +85,14 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
 def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     """Play in the browser: start a local server and print its address."""
     path = db_path(db)
-    # the database, then the port: each mistake is told before anything runs
-    store = open_store(path, CannotServeError)
-    try:
-        with bind(host, port) as sock:
+    # the port, then the database: each mistake is told before anything runs, and a server
+    # that cannot listen leaves no new database behind
+    with bind(host, port) as sock:
+        store = open_store(path, CannotServeError)
+        try:
             _run(sock, store, host, path, open_browser)
-    finally:
-        store.close()
+        finally:
+            store.close()
 
 
 def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser: bool) -> None:
