@@ -443,9 +443,8 @@ class State:
             if sort:
                 chunk.sort()
             parts.append(b"\xff".join(chunk))
-        parts.append(bytes([self.redeals_left]))
-        if self.redeals_left:
-            parts.append(str(self.seed).encode())
+        left = self.redeals_left
+        parts.append(b"%d:%d" % (left, self.seed) if left else b"\x00")  # no redeal left: no seed to tell
         return b"\xfe".join(parts)
 
     def copy(self, *, stack: bool = False) -> State:
