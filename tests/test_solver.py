@@ -15,7 +15,7 @@ from cardtable import Card, Move, State, WrongTypeError, deal, load_game
 from cardtable.core.move import CARD, REDEAL
 from cardtable.core.spec import Kind
 from cardtable.formats import Solution, deal_from_dict, read_deal, replay
-from cardtable.solver import InvalidLimitError, Limit, Progress, search, solve
+from cardtable.solver import InvalidLimitError, Limit, Progress, StopSearch, search, solve
 from cardtable.solver.prune import Pruner, safe_home_move
 from helpers import (
     ACEY,
@@ -427,6 +427,28 @@ def test_an_error_in_progress_ends_the_search_and_leaves_the_position_alone(
     with pytest.raises(KeyboardInterrupt):
         solve(start, progress=stop)
     assert [list(pile) for pile in start.piles] == before and not start.move_stack
+
+
+@pytest.mark.parametrize(("game", "number"), [(LUCIE, 7), (ACEY, 13)])
+def test_a_search_stopped_from_its_progress_ends_unknown_with_what_it_did(
+    monkeypatch: pytest.MonkeyPatch, game: str, number: int
+) -> None:
+    monkeypatch.setattr(search, "PROGRESS_EVERY", 0.0)
+    start = deal(load_game(game), number)
+    heard: list[Progress] = []
+
+    def stop_at_the_second(progress: Progress) -> None:  # as a button's flag, read at each report
+        heard.append(progress)
+        if len(heard) == 2:
+            raise StopSearch("stopped by the player")
+
+    result = solve(start, progress=stop_at_the_second)
+    assert (result.status, result.reason, len(heard)) == ("unknown", "stopped by the player", 2)
+    assert result.states >= heard[-1].states > 0 and (
+        result.guess is None or result.guess in start.legal_moves
+    )
+    plain = solve(start, progress=lambda progress: (_ for _ in ()).throw(StopSearch()))
+    assert (plain.status, plain.reason) == ("unknown", "stopped")
 
 
 @pytest.mark.parametrize(

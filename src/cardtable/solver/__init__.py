@@ -7,6 +7,6 @@
 True
 """
 
-from cardtable.solver.search import InvalidLimitError, Limit, Progress, SolveResult, solve
+from cardtable.solver.search import InvalidLimitError, Limit, Progress, SolveResult, StopSearch, solve
 
-__all__ = ["InvalidLimitError", "Limit", "Progress", "SolveResult", "solve"]
+__all__ = ["InvalidLimitError", "Limit", "Progress", "SolveResult", "StopSearch", "solve"]

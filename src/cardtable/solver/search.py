@@ -167,6 +167,16 @@ def ran_out_of_time(reason: str) -> bool:
     return reason.endswith(_TIME_RAN_OUT)
 
 
+class StopSearch(Exception):
+    """Raised by a ``progress`` callback to end the search ``unknown``, as a spent budget does.
+
+    A button or another thread sets a flag that the callback reads (a
+    :class:`threading.Event`, say). The result keeps what the search did so far,
+    its statistics and, for a hint, its guess, where any other exception reaches
+    the caller and loses them. Its message, or "stopped", is the result's ``reason``.
+    """
+
+
 class _BudgetExceeded(Exception):
     def __init__(self, reason: str, searched: int | None = None) -> None:
         self.reason = reason
@@ -187,13 +197,14 @@ def solve(
     :mod:`cardtable.solver.updown`. ``prune=False`` turns that and the rules of
     :mod:`cardtable.solver.prune` off, so that tests can check that neither ever
     changes a verdict. ``progress`` hears how far the search has got every
-    :data:`PROGRESS_EVERY` seconds or so, for a long search's live line; an
-    exception it raises ends the search and reaches the caller.
+    :data:`PROGRESS_EVERY` seconds or so, for a long search's live line; a
+    :class:`StopSearch` it raises ends the search ``unknown``, and any other
+    exception reaches the caller.
 
     With no ``limit`` (or ``Limit()``) the search runs until it decides, or until
     its table holds :data:`DEFAULT_TABLE_CAP` positions (about 1.1 GB), which
-    ends it ``unknown``: a player waiting on an answer wants ``seconds``. To stop
-    a search from elsewhere (a button, another thread), raise from ``progress``.
+    ends it ``unknown``: a player waiting on an answer wants ``seconds``, and a
+    search stopped from elsewhere (a button, another thread) ``progress``.
 
     A position with nothing to search, won or lost as it stands, gets its
     verdict without a search, so that no budget, not even none at all, leaves
@@ -309,7 +320,10 @@ class _Budget:
             raise _BudgetExceeded(f"{limit.seconds or 0}{_TIME_RAN_OUT}")
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + PROGRESS_EVERY
-            self.progress(Progress(states, table, now - self.started))
+            try:
+                self.progress(Progress(states, table, now - self.started))
+            except StopSearch as stop:
+                raise _BudgetExceeded(str(stop) or "stopped") from None
         if limit.states is None:
             return CHECK_EVERY
         return min(CHECK_EVERY, limit.states - states + 1)
