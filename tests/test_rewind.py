@@ -119,13 +119,17 @@ def walked(verdicts: str) -> tuple[WayBack, list[int]]:
 @pytest.mark.parametrize(
     ("verdicts", "answer", "asked"),
     [
-        ("LLLW", WayBack("won", 4), [1, 2, 3, 4]),  # latest first while each is proved lost
-        ("LLLL", WayBack("unwinnable"), [1, 2, 3, 4]),
+        ("W", WayBack("won", 1), [1]),  # the latest first: lost by the last move, one search
+        ("LW", WayBack("won", 2), [1, 2]),
+        ("LLW", WayBack("won", 3), [1, 3, 2]),  # past the boundary, then back to it
+        ("LLLW", WayBack("won", 4), [1, 3, 4]),  # a gallop back past positions proved lost
+        ("LLLLLLLWWW", WayBack("won", 8), [1, 3, 7, 10, 8]),  # three proofs of loss, not seven
+        ("LLLL", WayBack("unwinnable"), [1, 3, 4]),
         # undecided ones, then one won further back; one proved lost between: all after it are lost too
         ("???LLW", WayBack("won", 6), [1, 3, 6, 4, 5]),
         # nothing proved lost: a gallop back to a winnable one, then halves of the gap
         ("???????????WWWWW", WayBack("won", 12, undecided=11), [1, 3, 7, 15, 11, 13, 12]),
-        ("L??W", WayBack("won", 4, undecided=2), [1, 2, 4, 3]),
+        ("L??W", WayBack("won", 4, undecided=2), [1, 3, 4]),
         ("????", WayBack("unknown", 1, reason="searched 5 positions"), [1, 3, 4]),
     ],
 )

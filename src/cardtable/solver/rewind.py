@@ -12,18 +12,21 @@ win from the first); if a position is winnable, so is every one before it. So
 the game's positions are winnable up to one boundary and lost after it, and
 the answer is the latest winnable one.
 
-**The walk** (:class:`Walk`) looks for that boundary. It judges the positions
-latest first, as undo would bring them back, while each is proved lost: the
-first one proved winnable is then the answer, and every nearer one is proved
-lost. A position the solver cannot decide in its share of the time stops that
-walk. Rather than give up there (in Acey and Kingsley the positions of a long
-stock phase are often too hard to prove lost, while earlier ones are won at
-once), the walk gallops back, 2, 4, 8 ... undos past the undecided one, for a
-position proved winnable, then halves the gap between the two. A position
-proved lost on the way moves the lost bound back (everything after it is lost
-too), and the walk goes on from there one at a time. The answer says how many
-positions between the last one known lost and it were left undecided: it can
-still be won, and a nearer one might be too.
+**The walk** (:class:`Walk`) looks for that boundary. It judges the latest
+position first, as undo would bring it back, then gallops back, 2, 4, 8 ...
+undos past the farthest one judged, until one is proved winnable, then halves
+the gap between that one and the farthest not proved winnable. A position
+proved lost moves the lost bound back (everything after it is lost too); one
+the solver cannot decide in its share of the time is passed over as the
+gallop goes on. Galloping rather than walking back one undo at a time matters
+where a proof of loss is dear (the La Belle Lucie form: a second or two each,
+where a win is often found at once): a game lost eight moves back takes three
+proofs of loss instead of seven; one lost by its last move still takes one
+search, and one lost two moves back three instead of two. In Acey and
+Kingsley the positions of a long stock phase are often too hard to prove
+lost, while earlier ones are won at once. The answer says how many positions
+between the last one known lost and it were left undecided: it can still be
+won, and a nearer one might be too.
 
 The walk only proposes positions and takes their verdicts; a front end drives
 it with its own solver (:func:`way_back` here, or the server's pool), each
@@ -77,19 +80,18 @@ class Walk:
         self.line: tuple[Move, ...] = ()
         self.undecided: int | None = None
         """The farthest-back position left undecided, if any lies between the lost bound and the won one."""
-        self.stride = 2
+        self.stride = 1
         self.reason = ""
 
     def next(self) -> int | None:
         """How many undos back the next position to judge stands; None when there is none left to judge."""
         if self.lost >= self.count or (self.won is not None and self.won == self.lost + 1):
             return None  # lost from the start, or the boundary found
-        if self.undecided is None:
-            return self.lost + 1  # latest first, while each is proved lost
+        near = max(self.lost, self.undecided or 0)  # the farthest back judged and not proved winnable
         if self.won is None:  # galloping back for a winnable one, the start at the latest
-            return None if self.undecided >= self.count else min(self.undecided + self.stride, self.count)
-        middle = (self.undecided + self.won) // 2
-        return None if middle == self.undecided else middle
+            return None if near >= self.count else min(near + self.stride, self.count)
+        middle = (near + self.won) // 2
+        return None if middle == near else middle
 
     def visits(
         self, state: State, steps: Sequence[int], seconds: float
@@ -110,17 +112,17 @@ class Walk:
 
     def judged(self, back: int, status: Status, moves: Sequence[Move] = (), reason: str = "") -> None:
         """What the solver found ``back`` undos back: its verdict, its winning line, why it is unknown."""
+        if status == "won":
+            if self.won is None or back < self.won:
+                self.won, self.line = back, tuple(moves)
+            return
+        self.stride *= 2
         if status == "unwinnable":
             self.lost = max(self.lost, back)
             if self.undecided is not None and self.undecided <= back:  # lost now, as all after ``back``
-                self.undecided, self.stride = None, 2
-        elif status == "won":
-            if self.won is None or back < self.won:
-                self.won, self.line = back, tuple(moves)
+                self.undecided = None
         else:
             self.reason = reason
-            if self.undecided is not None and self.won is None:
-                self.stride *= 2
             self.undecided = max(back, self.undecided or 0)
 
     def answer(self) -> WayBack:
