@@ -1024,6 +1024,8 @@ def test_messages_quote_an_excerpt_never_a_whole_object() -> None:
         excerpt("fan") == '"fan"' and excerpt(list(range(100))) == json.dumps(list(range(100)))[:37] + "..."
     )
     assert excerpt({"deal": True, "card": "7♠"}) == '{"deal": true, "card": "7♠"}'  # as JSON, not as Python
+    lone = excerpt({"to": "\ud800/0"})  # JSON lets a lone surrogate in; no UTF-8 output could write it
+    assert lone == '{"to": "\\ud800/0"}' and lone.encode("utf-8")
     obj = start(FAN)
     obj["deal"] = obj["piles"]
     with pytest.raises(InvalidDealError) as caught:

@@ -119,6 +119,7 @@ def test_the_browser_s_name_says_the_options_in_words(options: str, shown: str) 
         (f"{LUCIE}(redeals=)", "needs a value"),
         (f"{LUCIE}(redeals=-1)", "whole number"),
         (f"{LUCIE}(redeals=two)", "whole number"),
+        (f"{LUCIE}(redeals=0101)", "whole number 0-100, not '0101'"),
         (
             f"{LUCIE}(redeals={'9' * 5000})",
             "whole number 0-100, not '999",

@@ -46,6 +46,7 @@ def test_a_pile_number_longer_than_any_game_needs_is_refused_in_a_short_line() -
         == "not a pile: 'fan/99999999999999999999999999999999... (no game has a pile numbered so high)"
     )
     assert PileId.parse("fan/999999") == PileId("fan", 999999)
+    assert PileId.parse("fan/0000003") == PileId("fan", 3)  # leading zeros are no digits of the number
     with pytest.raises(WrongTypeError, match=r"^not a pile name: 0\.0 \(float\): give text such as 'fan/3'$"):
         PileId.parse(0.0)  # type: ignore[arg-type]
 

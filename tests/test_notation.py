@@ -204,6 +204,11 @@ def test_a_pile_out_of_range_is_told_the_range() -> None:
         InvalidMoveError, match=r"^no pile f999999\.\.\. in 't0 f9999.*\.\.\. \(foundation piles"
     ):
         parse_move(acey(), "t0 f" + "9" * 5000)  # more digits than int() takes: no pile, in a short line
+    with pytest.raises(
+        InvalidMoveError, match=r"^no pile x999999\.\.\. in 't0 x9999.*\.\.\. \(piles start with"
+    ):
+        parse_move(acey(), "t0 x" + "9" * 5000)
+    assert parse_move(alexander(), "t0003 f0002") == Move.from_text("fan/3 foundation/2 2C")  # zeros lead
 
 
 @pytest.mark.parametrize(

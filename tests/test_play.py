@@ -574,6 +574,18 @@ SEESAW: Final = [
 ]
 
 
+def test_a_hint_asked_again_on_the_same_table_counts_once_as_in_the_browser() -> None:
+    game = Session(deal(load_game("fan"), 3))
+    game.hint()
+    game.hint()
+    assert game.hints == 1
+    game.play("t6 f0")
+    game.hint()
+    game.undo()
+    game.hint()  # the table of the first, with a move to redo: another table, as the browser's board tells
+    assert game.hints == 3
+
+
 def test_hints_followed_lead_along_one_line_to_the_win() -> None:
     game = Session(deal(load_game("alexander-the-great"), 1))
     for text in SEESAW:

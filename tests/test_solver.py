@@ -479,6 +479,8 @@ def test_a_limit_takes_any_number_of_its_kind() -> None:
         float,
         int,
     )  # as JSON takes
+    whole = Limit(seconds=numpy.int64(30))  # type: ignore[arg-type]
+    assert repr(whole.seconds) == "30"  # whole seconds stay whole: "30 s ran out"
 
 
 def test_a_result_reads_in_one_line_and_compares_without_its_time() -> None:

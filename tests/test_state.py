@@ -29,6 +29,7 @@ from helpers import (
     ALEXANDER,
     GAME_IDS,
     LUCIE,
+    LUCIE_BLOCKED_AT_START,
     acey_position,
     all_cards,
     card_move,
@@ -98,6 +99,17 @@ def test_push_checked_refuses_and_leaves_the_position() -> None:
     assert state == before and state.move_stack == []
     state.push_checked(card_move("fan/0", "foundation/0", "JH"))
     assert state.move_stack == [card_move("fan/0", "foundation/0", "JH")]
+
+
+def test_push_text_deals_and_redeals_in_either_form() -> None:
+    for word in ("deal", "d"):
+        acey = deal(load_game(ACEY), 4)
+        assert acey.push_text(word) == Move.deal() and acey.ply() == 1
+    blocked = deal(load_game(LUCIE), LUCIE_BLOCKED_AT_START)  # nothing moves: the redeal is the one move
+    for word in ("redeal", "rd"):
+        assert blocked.copy().push_text(word) == Move.redeal()
+    with pytest.raises(WrongTypeError, match=r"^not a move's text: None \(NoneType\): give Move.from_text"):
+        blocked.push_text(None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("text", ["fan/0 foundation/0 JH", "t0 f0", "t0", "jh"])

@@ -263,6 +263,10 @@ def test_a_timeout_stored_below_zero_reads_as_none_left(store: ResultStore) -> N
             r"^not a range of consecutive deals: range\(1, 100, 2\) \(range\): give one such",
         ),
         (
+            lambda store: Survey(store, FAN, range(1, 10, 2), SMALL),  # planned when made, from the store
+            r"^not a range of consecutive deals: range\(1, 10, 2\) \(range\): give one such as range\(1, 101\)$",
+        ),
+        (
             lambda store: store.known("fan", 1, None),
             r"^not a range of consecutive deals: None \(NoneType\): give one such as range\(1, 101\)$",
         ),

@@ -458,13 +458,16 @@ def test_the_rules_dialog_plays_the_game_with_other_options_and_the_menu_keeps_t
 
 def test_a_hint_the_solver_cannot_prove_is_shown_as_its_best_guess(page: Page) -> None:
     open_deal(page, ACEY, 13)  # undecided after a minute; the hint's 3 s end in a guess: deal
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/hint") else None)
     page.click("#hint")
-    page.keyboard.press("h")  # the button waits for the answer, and so does its key
-    expect(page.locator("#toast")).to_have_text("the solver is still answering your last question")
+    page.keyboard.press("h")  # the button waits for the answer, and so does its key: no second question
+    expect(page.locator("#toast")).to_have_text("the solver is looking for a winning move…")
     expect(page.locator("#toast")).to_contain_text(
         "Best guess: a deal from the stock. No win or loss proved", timeout=15_000
     )
     expect(page.locator("#table .hint.guess")).to_have_count(1)  # drawn apart from a proved hint
+    assert len(asked) == 1, asked
 
 
 def test_a_hint_in_a_lost_position_lights_the_undo_that_mends_it(page: Page) -> None:

@@ -23,13 +23,11 @@ from typing import IO, Any, Final, TypeVar, cast
 
 import click
 
-from cardtable.core.errors import CardtableError, quoted, reason
+from cardtable.core.errors import PATH_WIDTH, CardtableError, quoted, reason
 from cardtable.formats import MAX_VALUE, record_kind
 from cardtable.games import GAMES, find_game
 
 STDIN: Final = "-"
-PATH_WIDTH: Final = 200
-"""How much of a file's name a message quotes: a long real path whole, not a page pasted in its place."""
 STDOUT: Final = "-"
 """The name an export is given to go to standard output, as ``check`` reads ``-`` from standard input."""
 GZIP_MAGIC: Final = b"\x1f\x8b"

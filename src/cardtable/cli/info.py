@@ -23,9 +23,9 @@ from typing import Any, Final, TypeVar
 
 import click
 
-from cardtable.cli.files import PATH_WIDTH, STDIN, InputFileError, read_file, source_name, text_pieces
+from cardtable.cli.files import STDIN, InputFileError, read_file, source_name, text_pieces
 from cardtable.core.deals import deal, parse_deal_number
-from cardtable.core.errors import CardtableError, InvalidSolutionError, quoted
+from cardtable.core.errors import PATH_WIDTH, CardtableError, InvalidSolutionError, quoted
 from cardtable.core.move import REDEAL, Move
 from cardtable.core.notation import plural
 from cardtable.core.state import State

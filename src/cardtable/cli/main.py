@@ -22,7 +22,7 @@ from typing import Any, Final, NoReturn
 import click
 from click.exceptions import NoArgsIsHelpError
 
-from cardtable.core.errors import CardtableError, reason
+from cardtable.core.errors import PATH_WIDTH, CardtableError, reason
 from cardtable.interrupts import INTERRUPTED_EXIT, Terminated
 
 # numpy (the solver's sweep uses its arrays, elementwise) starts a thread for OpenBLAS at import
@@ -149,10 +149,13 @@ def _drop_output() -> None:
 def _surrogates_escaped() -> None:
     """Standard output and error in UTF-8 write a lone surrogate as its escape (``\\ud800``).
 
-    JSON lets one into a file's text, and a message quoting that text could not
+    JSON lets one into a file's text, and a message naming that text could not
     be written otherwise: the failure would be blamed on the locale, which is
-    fine. Other encodings are left as they are, so that a locale without UTF-8
-    is still told (see :meth:`LazyGroup.invoke`).
+    not at fault. What messages quote is escaped already
+    (:func:`cardtable.core.errors.excerpt`, as the server's refusals are in
+    ``cardtable.server.errors``); this catches the rest, such as a pile's name
+    in a rule's reason. Other encodings are left as they are, so that a locale
+    without UTF-8 is still told (see :meth:`LazyGroup.invoke`).
     """
     for stream in (sys.stdout, sys.stderr):
         encoding = getattr(stream, "encoding", None) or "ascii"
@@ -175,6 +178,8 @@ def _usage_text(error: click.UsageError) -> str:
     message = message[:1].lower() + message[1:]
     # and the reason after "invalid value for '--db': ", a sentence of click's too ("File '/tmp' is ...")
     message = re.sub(r"^(invalid value for [^:]+: )([A-Z][a-z])", lambda m: m[1] + m[2].lower(), message)
+    # and what click quotes whole, however long (a number of 5,000 digits), cut as cardtable's own messages cut input
+    message = re.sub(rf"\S{{{PATH_WIDTH},}}", lambda m: f"{m[0][: PATH_WIDTH - 3]}...", message)
     return f"{message} (see '{error.ctx.command_path} --help')" if error.ctx is not None else message
 
 

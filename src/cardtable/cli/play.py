@@ -22,7 +22,7 @@ from typing import Final
 import click
 from rich.console import Console
 
-from cardtable.cli.files import PATH_WIDTH, STDIN, InputFileError, read_file
+from cardtable.cli.files import STDIN, InputFileError, read_file
 from cardtable.cli.info import DealNumberCommand, numbered_deal
 from cardtable.cli.session import Session
 from cardtable.cli.stats import (
@@ -32,7 +32,7 @@ from cardtable.cli.stats import (
     db_path,
 )
 from cardtable.core.deals import deal, random_deal
-from cardtable.core.errors import InvalidSaveError, UnknownGameError, quoted
+from cardtable.core.errors import PATH_WIDTH, InvalidSaveError, UnknownGameError, quoted
 from cardtable.formats import (
     SavedGame,
     deal_from_dict,

@@ -100,6 +100,8 @@ class Session:
         self.seconds = 0.0
         """Play time: the time between typed lines, at most IDLE_CAP each, as the browser counts it."""
         self.hints = 0
+        self._hinted: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        """The game's line (:meth:`_line`) when a hint was last counted: asked again there, it is the same hint."""
         self.play_id = secrets.token_urlsafe(9)
         """The game's id in the statistics, kept in its saves: a save resumed and ended again is the same game."""
         self.known = Known()
@@ -513,7 +515,9 @@ class Session:
         a position that can no longer be won, the hint also says how many moves
         back it still could, with a budget of its own for that walk.
         """
-        self.hints += 1
+        if self._line() != self._hinted:  # as the browser counts them: one a table
+            self.hints += 1
+            self._hinted = self._line()
         with _second_interrupt_ends_session():
             result = unless_stopped(
                 lambda: self._judged(self.state, HINT_SECONDS), SolveResult("unknown", reason=INTERRUPTED)

@@ -13,6 +13,9 @@ from typing import Final
 
 EXCERPT: Final = 40
 """How much of a value a message quotes: enough to recognise it, never a whole deal."""
+PATH_WIDTH: Final = 200
+"""How much of a file's name (or one word of a command line) a message quotes: a long real path whole,
+not a page pasted in its place."""
 
 
 def excerpt(value: object, width: int = EXCERPT) -> str:

@@ -33,7 +33,7 @@ class PileId:
             raise InvalidMoveError(
                 f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')"
             )
-        if len(index) > PILE_DIGITS:
+        if len(index.lstrip("0")) > PILE_DIGITS:
             raise InvalidMoveError(f"not a pile: {quoted(text)} (no game has a pile numbered so high)")
         return cls(group, int(index))
 

@@ -157,8 +157,13 @@ def _group(state: State, letter: str, number: str, text: str) -> PileGroup:
             return group
     codes = sorted({g.code for g in state.spec.groups})
     raise InvalidMoveError(
-        f"no pile {letter}{number} in {quoted(text)} (piles start with {', '.join(codes)})"
+        f"no pile {_code(letter, number)} in {quoted(text)} (piles start with {', '.join(codes)})"
     )
+
+
+def _code(letter: str, number: str) -> str:
+    """A pile's code as typed, for a message: a number longer than any pile's cut short."""
+    return letter + (number if len(number) <= PILE_DIGITS else f"{number[:PILE_DIGITS]}...")
 
 
 def _pile(state: State, letter: str, number: str, text: str) -> PileId:
@@ -168,12 +173,12 @@ def _pile(state: State, letter: str, number: str, text: str) -> PileId:
         raise InvalidMoveError(
             f"say which {group.name} in {quoted(text)}: {letter}0 to {letter}{group.count - 1}"
         )
-    pile = PileId(group.name, int(number) if number and len(number) <= PILE_DIGITS else 0)
-    if state.plan.index(pile) is None or len(number) > PILE_DIGITS:  # int() refuses 4,300 digits
+    digits = number.lstrip("0") or "0"  # int() refuses 4,300 digits and more: no pile has so many
+    pile = PileId(group.name, int(digits)) if len(digits) <= PILE_DIGITS else None
+    if pile is None or state.plan.index(pile) is None:
         last = sum(pid.group == group.name for pid in state.plan.ids) - 1
-        code = letter + (number if len(number) <= PILE_DIGITS else f"{number[:PILE_DIGITS]}...")
         raise InvalidMoveError(
-            f"no pile {code} in {quoted(text)} ({group.name} piles are {letter}0 to {letter}{last})"
+            f"no pile {_code(letter, number)} in {quoted(text)} ({group.name} piles are {letter}0 to {letter}{last})"
         )
     return pile
 

@@ -324,6 +324,8 @@ class State:
         # The notation reads states, so it can only be imported once this module is.
         from cardtable.core.notation import parse_move
 
+        if not isinstance(text, str):
+            raise not_a("move's text", text, _move_from(text))
         if "/" not in text:
             return parse_move(self, text)
         move = Move.from_text(text)
@@ -472,7 +474,7 @@ class State:
         """A copy of the position before the first move pushed, as python-chess's ``Board.root``."""
         start = self.copy(stack=True)
         while start._stack:
-            start.pop()
+            start.retract()  # as pop, without naming each move on the way
         return start
 
     def __eq__(self, other: object) -> bool:

@@ -77,7 +77,7 @@ def _parse_option(base: GameSpec, part: str) -> tuple[str, object]:
         if raw.lower() not in ("true", "false", "1", "0", "yes", "no"):
             raise UnknownGameError(f"option {key!r} of {base.id} takes true or false, not {quoted(raw)}")
         return key, raw.lower() in ("true", "1", "yes")
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 3 or int(raw) > 100:
+    if not (raw.isascii() and raw.isdigit()) or len(raw.lstrip("0")) > 3 or int(raw) > 100:
         raise UnknownGameError(f"option {key!r} of {base.id} takes a whole number 0-100, not {quoted(raw)}")
     return key, int(raw)
 

@@ -269,11 +269,11 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
     """The first move of a winning line from here, if the solver finds one in a few seconds."""
     play, verdict, way = await _asked(play_id, who, plays, solver, solver.budgets.hint)
 
-    def count(play: Play) -> None:  # once answered: a hint the busy solver refused costs none
+    def count(saved: Play) -> None:  # once answered: a hint the busy solver refused costs none
         # A hint asked again on the same table (a page asking twice, a key pressed twice) is one hint.
-        if _counts_help(play) and plays.hinted.get(play.record.id) != play.board:
-            plays.hinted[play.record.id] = play.board
-            play.record.hints += 1
+        if _counts_help(saved) and plays.hinted.get(saved.record.id) != saved.board:
+            plays.hinted[saved.record.id] = saved.board
+            saved.record.hints += 1
 
     await _charge(plays, who, play, count)
     return _verdict_view(play, verdict, solver.budgets.hint, way, first_only=True, guess=True)

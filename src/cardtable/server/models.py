@@ -141,7 +141,7 @@ class PlayView(BaseModel):
     )
     seconds: float = Field(description="time spent playing, idle gaps capped")
     assisted: bool = Field(description="'show me' gave a winning line for this game")
-    hints: int
+    hints: int = Field(description="hints given, one a table however often asked there")
     redeals_left: int | None = Field(description="null in games without a redeal")
     can_deal: bool
     can_redeal: bool

@@ -81,7 +81,9 @@ class Limit:
             raise InvalidLimitError(f"a table of {self.table} positions: give room for 1 at least")
         # Plain numbers from here on: a budget is also written to JSON and SQLite, which take no numpy.int64.
         object.__setattr__(self, "states", None if self.states is None else int(self.states))
-        if not isinstance(self.seconds, (int, float, type(None))):  # a Fraction; whole seconds stay "30 s"
+        if isinstance(self.seconds, Integral):  # whole seconds stay whole: "30 s ran out"
+            object.__setattr__(self, "seconds", int(self.seconds))
+        elif self.seconds is not None:
             object.__setattr__(self, "seconds", float(self.seconds))
         object.__setattr__(self, "table", int(self.table))
 
@@ -139,7 +141,7 @@ class SolveResult:
         why = f" ({self.reason})" if self.reason else ""
         line = f"{plural(len(self.moves), 'move')}, " if self.moves else ""
         guess = f", guess {self.guess}" if self.guess is not None else ""
-        return f"<SolveResult {self.status}{why}: {line}{plural(self.states, 'position')}, {self.seconds:.3g} s{guess}>"
+        return f"<SolveResult {self.status}{why}: {line}{plural(self.states, 'position')}, {self.seconds:.2f} s{guess}>"
 
     @property
     def stats(self) -> dict[str, float | int | str]:

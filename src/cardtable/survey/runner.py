@@ -51,7 +51,8 @@ OnResult = Callable[[Outcome], None]
 
 
 class Survey:
-    """A survey of one range of deals: planned when made (what is stored already), then run.
+    """A survey of one range of consecutive deals (``range(1, 1001)``): planned when made (what is stored
+    already), then run.
 
     :attr:`tally` is updated as results are stored, so that whoever interrupts a
     run can still say how far it got.

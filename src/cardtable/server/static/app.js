@@ -43,6 +43,7 @@ const page = {
   received: 0, // performance.now() when the view arrived, for the clock
   show: null, // the running "show me": {stop: bool}
   busy: 0,
+  asking: null, // what the page said as it asked the solver, until the answer comes
   timings: [], // milliseconds from a click or drop to the redrawn table
 };
 window.cardtable = page;
@@ -186,7 +187,7 @@ function show(view, motion) {
   $("restart").disabled = !restartable(view);
   $("undo").classList.remove("hint");
   const redeal = $("redeal");
-  redeal.classList.remove("hint");
+  redeal.classList.remove("hint", "guess");
   redeal.hidden = view.redeals_left === null;
   redeal.disabled = !view.can_redeal;
   redeal.textContent = `Redeal (${view.redeals_left ?? 0} left)`;
@@ -420,14 +421,15 @@ async function busy(work) {
 
 async function ask(path, thinking) {
   if (!onTable()) return null;
-  if (page.busy) {
+  if (page.asking) {
     // As the buttons are, while one waits: a question asked from a key or the move box would queue
     // behind the one the server is answering, and hold the solver for a table already left.
-    toast("the solver is still answering your last question", 4);
+    toast(page.asking, 30);
     return null;
   }
   const id = page.view.id;
   toast(thinking, 30);
+  page.asking = thinking;
   return busy(async () => {
     try {
       const answer = await post(`/api/plays/${id}/${path}`);
@@ -437,6 +439,8 @@ async function ask(path, thinking) {
     } catch (error) {
       refuse(error);
       return null;
+    } finally {
+      page.asking = null;
     }
   });
 }
@@ -449,8 +453,10 @@ async function hint() {
     wayBack(answer);
     return;
   }
-  table.hint(move, !answer.moves[0]);
+  const guess = !answer.moves[0];
+  table.hint(move, guess);
   $("redeal").classList.toggle("hint", move.kind === "redeal");
+  $("redeal").classList.toggle("guess", move.kind === "redeal" && guess);
   const what = moveWords(move);
   if (answer.moves[0]) toast(`Hint: ${what}`, 6);
   else toast(`Best guess: ${what}. No win or loss proved within the solver's time: it may not win.`, 8);
