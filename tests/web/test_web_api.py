@@ -78,6 +78,8 @@ def test_the_page_gives_a_player_cookie_that_scripts_cannot_read(client: TestCli
     assert '<main id="table"' in response.text
     cookie = response.headers["set-cookie"].lower()
     assert COOKIE in cookie and "httponly" in cookie and "samesite=lax" in cookie
+    assert response.headers["cache-control"] == "no-store", "no shared cache hands one player's cookie to all"
+    assert "cache-control" not in client.get("/static/app.js").headers, "the page's files may be kept"
     assert "script-src 'self'" in response.headers["content-security-policy"]
     assert response.headers["x-content-type-options"] == "nosniff"
     assert client.get("/stats").status_code == 200
@@ -860,6 +862,18 @@ def test_only_listed_hosts_are_served_and_a_refusal_says_why(store: Store) -> No
         refused = TestClient(app, base_url=base).get("/api/games")
         assert refused.status_code == 400 and "is not this server's name" in refused.json()["detail"], base
         assert refused.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_server_open_to_the_network_takes_any_address_and_its_names_but_no_other(store: Store) -> None:
+    app = create_app(store, executor=_no_pool(), allowed_hosts=["localhost", "box.local"], any_address=True)
+    for base in ("http://192.168.1.5:8000", "http://[fe80::1]:8000", "http://box.local:8000"):
+        assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
+    refused = TestClient(app, base_url="http://rebound.example:8000").get("/api/games")
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == (
+        "the host 'rebound.example' is not this server's name: open it by an address or by box.local, localhost"
+        " (cardtable serve --allow-host NAME adds a name)"
+    )
 
 
 def test_api_answers_head_as_get_and_is_never_cached(client: TestClient) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +23,7 @@ from web.conftest import SERVE
 def test_help_names_the_options() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--db", "--open"):
+    for option in ("--host", "--port", "--allow-host", "--db", "--open"):
         assert option in result.output
 
 
@@ -34,11 +35,22 @@ def test_the_default_database_is_in_the_user_data_directory() -> None:
 def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
     db = tmp_path / "db.sqlite"
     command = [sys.executable, "-c", SERVE, "serve", "--host", "0.0.0.0", "--port", "0", "--db", str(db)]
+    command += ["--allow-host", "cards.example"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None and process.stdout is not None
         warning = process.stderr.readline()
         served = process.stdout.readline()
+        port = served.split()[3].rstrip("/").rsplit(":", 1)[1]
+        assert answered(f"http://127.0.0.1:{port}/api/games") == 200
+        assert "server" not in headers_of(f"http://127.0.0.1:{port}/"), "no server software named"
+        for host, status in [
+            ("192.0.2.7", 200),  # any address: no other site can rebind one
+            ("cards.example", 200),  # a name given with --allow-host
+            (socket.gethostname(), 200),
+            ("rebound.example", 400),  # a site's name pointed at this machine: DNS rebinding
+        ]:
+            assert answered(f"http://127.0.0.1:{port}/api/games", host=f"{host}:{port}") == status, host
     finally:
         process.terminate()
         process.wait(10)
@@ -48,14 +60,23 @@ def test_listening_beyond_loopback_says_what_it_exposes(tmp_path: Path) -> None:
     assert "plain HTTP" in exposure_warning("0.0.0.0", 8000, db)
 
 
-def answered(url: str) -> int:
-    """The status of a GET of ``url``, once the server is up to answer it (ten seconds at most)."""
+def headers_of(url: str) -> dict[str, str]:
+    """The headers of a GET of ``url``."""
+    import httpx2
+
+    return dict(httpx2.get(url, timeout=2).headers)
+
+
+def answered(url: str, host: str | None = None) -> int:
+    """The status of a GET of ``url`` (with a Host header of ``host``), once the server is up to answer it
+    (ten seconds at most)."""
     import httpx2
 
     deadline = time.monotonic() + 10
+    headers = {} if host is None else {"host": host}
     while True:
         try:
-            return httpx2.get(url, timeout=2).status_code
+            return httpx2.get(url, timeout=2, headers=headers).status_code
         except httpx2.TransportError:
             assert time.monotonic() < deadline
             time.sleep(0.05)

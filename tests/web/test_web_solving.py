@@ -232,3 +232,25 @@ def test_one_player_cannot_keep_the_solver_from_everyone_else() -> None:
     said, other = run(three_questions())
     assert said == "your earlier questions are still being answered; ask again once they are"
     assert other in ("won", "unwinnable")
+
+
+def test_a_players_walk_back_and_deal_draws_count_as_their_questions() -> None:
+    lost = deal(load_game("fan"), 4)
+    for text in ["t4 t0", "t14 t3", "t0 f1", "t0 t16"]:
+        lost.push(parse_move(lost, text))
+
+    async def with_two_questions_held() -> tuple[WayBack, str, int]:
+        pool = Held()
+        solver = Solver(pool)
+        held = [asyncio.create_task(solver.verdict(deal(load_game("fan"), n), 5, "me")) for n in (3, 5)]
+        await asyncio.sleep(0.05)
+        way = await solver.way_back(lost, [1, 1, 1, 1], 5, "me")  # its share is taken: no search
+        with pytest.raises(SolverBusyError) as drawn:
+            await solver.winnable_deal(load_game("fan"), "me")
+        pool.release()
+        await asyncio.gather(*held)
+        return way, str(drawn.value), len(solver._asking)
+
+    way, said, askers = run(with_two_questions_held())
+    assert way.status == "unknown" and said.startswith("your earlier questions are still being answered")
+    assert askers == 0, "a player with nothing under way is forgotten"

@@ -65,8 +65,9 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
     return (
         f"warning: listening on {host}:{port}, not only on this machine. Anyone who can reach it over"
         f" the network can open the page, play games and add data to {db}. There are no passwords and"
-        " the traffic is plain HTTP, so others on the network can read and reuse players' cookies."
-        " Use --host 127.0.0.1 to keep it local."
+        " the traffic is plain HTTP, so others on the network can read and reuse players' cookies;"
+        " nor does it time out slow clients, which a reverse proxy would. It answers to its addresses and"
+        " this machine's names (--allow-host adds one). Use --host 127.0.0.1 to keep it local."
     )
 
 
@@ -80,9 +81,17 @@ def exposure_warning(host: str, port: int, db: Path) -> str:
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port; 0 picks a free one."
 )
+@click.option(
+    "--allow-host",
+    "names",
+    metavar="NAME",
+    multiple=True,
+    help="A name the page may be opened by, beyond this machine's own and its addresses (a server"
+    " beyond loopback refuses any other name, as a DNS-rebinding site would use). Repeatable.",
+)
 @db_option("games and statistics")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in the default browser.")
-def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
+def serve(host: str, port: int, names: tuple[str, ...], db: Path | None, open_browser: bool) -> None:
     """Play in the browser: start a local server and print its address."""
     path = db_path(db)
     # the port, then the database: each mistake is told before anything runs, and a server
@@ -90,12 +99,21 @@ def serve(host: str, port: int, db: Path | None, open_browser: bool) -> None:
     with bind(host, port) as sock:
         store = open_store(path, CannotServeError)
         try:
-            _run(sock, store, host, path, open_browser)
+            _run(sock, store, host, names, path, open_browser)
         finally:
             store.close()
 
 
-def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser: bool) -> None:
+def machine_names() -> tuple[str, ...]:
+    """The names this machine answers to on a network as far as it knows them: its host name, and that
+    name in full and on the local network (``box``, ``box.example.org``, ``box.local``)."""
+    name = socket.gethostname()
+    return (name, socket.getfqdn(name), f"{name.split('.')[0]}.local")
+
+
+def _run(
+    sock: socket.socket, store: Store, host: str, names: tuple[str, ...], path: Path, open_browser: bool
+) -> None:
     """Serve the app on the socket until Ctrl+C."""
     import uvicorn
 
@@ -107,8 +125,9 @@ def _run(sock: socket.socket, store: Store, host: str, path: Path, open_browser:
     url = f"http://{shown}:{port}/"
     if not loopback:
         click.echo(exposure_warning(host, port, path), err=True)
-    app = create_app(store, allowed_hosts=[*LOCAL_NAMES, host] if loopback else None)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    allowed = [*LOCAL_NAMES, host, *names] if loopback else [*LOCAL_NAMES, host, *machine_names(), *names]
+    app = create_app(store, allowed_hosts=allowed, any_address=not loopback)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
     logging.getLogger("uvicorn.error").addFilter(_no_cancelled_lifespan)
     stopped_by: list[int] = []
 

@@ -125,7 +125,7 @@ async def new_play(body: NewPlay, who: Player, plays: PlaysDep, solver: SolverDe
         if state.is_won():  # nothing to play, and a game won without a move would count in the statistics
             raise InvalidDealError("the position is already won: every card is on the foundations")
     elif body.winnable:
-        number, message = await solver.winnable_deal(spec)
+        number, message = await solver.winnable_deal(spec, who)
         state = deal(spec, number)
     else:
         state = deal(spec, body.deal if body.deal is not None else random_deal())
@@ -271,8 +271,7 @@ async def hint(play_id: PlayId, who: Player, plays: PlaysDep, solver: SolverDep)
 
     def count(saved: Play) -> None:  # once answered: a hint the busy solver refused costs none
         # A hint asked again on the same table (a page asking twice, a key pressed twice) is one hint.
-        if _counts_help(saved) and plays.hinted.get(saved.record.id) != saved.board:
-            plays.hinted[saved.record.id] = saved.board
+        if _counts_help(saved) and plays.hint_counts(saved):
             saved.record.hints += 1
 
     await _charge(plays, who, play, count)
@@ -313,14 +312,14 @@ async def _asked(
     play = await run_in_threadpool(plays.get, who, play_id)
     play.check_not_left()
     found = await solver.verdict(play.state, budget, who)
-    return play, found, await _way_back(play, found, solver)
+    return play, found, await _way_back(play, found, solver, who)
 
 
-async def _way_back(play: Play, found: Verdict, solver: Solver) -> WayBack | None:
+async def _way_back(play: Play, found: Verdict, solver: Solver, who: str) -> WayBack | None:
     """In a position proved lost after some moves: how many undos bring back one that can be won."""
     if found.status != "unwinnable" or not play.moves:
         return None
-    return await solver.way_back(play.state, play.undo_steps(), solver.budgets.way_back)
+    return await solver.way_back(play.state, play.undo_steps(), solver.budgets.way_back, who)
 
 
 def _verdict_view(

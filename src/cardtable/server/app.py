@@ -62,8 +62,10 @@ def create_app(
     executor: Executor | Callable[[], Executor] = solver_processes,
     budgets: Budgets | None = None,
     allowed_hosts: Sequence[str] | None = None,
+    any_address: bool = False,
 ) -> FastAPI:
-    """The app over ``store``; ``allowed_hosts`` guards a loopback server from DNS rebinding."""
+    """The app over ``store``; ``allowed_hosts`` (and, with ``any_address``, any IP address) guard it from DNS
+    rebinding: see :mod:`cardtable.server.guard`."""
     solver = Solver(executor, budgets)
 
     @asynccontextmanager
@@ -87,7 +89,8 @@ def create_app(
     _pages(app)
     # the page's readable scripts, and a long game's view, cross the network at a third of their size
     app.add_middleware(GZipMiddleware, minimum_size=COMPRESSED_FROM)
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts)  # the last added, the first to see a request
+    # the last added, the first to see a request
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, any_address=any_address)
     return app
 
 

@@ -1,7 +1,10 @@
 """ASGI middleware: the host asked for, bounded request bodies, no cross-origin changes, protective headers.
 
-A loopback server answers only requests addressed to a loopback name: a page
-of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused.
+A server answers only requests addressed to one of its names: a page of
+another site whose name was pointed at this machine (DNS rebinding) is refused.
+A loopback server knows its names; one open to the network takes any address
+too (``192.168.1.5``), since no site can rebind an address, besides the names
+it is given.
 The body limit is enforced on the bytes actually received, not only on the
 ``Content-Length`` a client claims, so a chunked upload cannot grow past it.
 A request that would change something (POST) and comes from a page of another
@@ -13,6 +16,7 @@ never cached.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Iterable
 from typing import Final
@@ -41,11 +45,17 @@ class Guard:
     """Refuse foreign hosts (400), cross-origin changes (403) and oversized bodies (413); add security headers."""
 
     def __init__(
-        self, app: ASGIApp, max_body: int = MAX_BODY, allowed_hosts: Iterable[str] | None = None
+        self,
+        app: ASGIApp,
+        max_body: int = MAX_BODY,
+        allowed_hosts: Iterable[str] | None = None,
+        *,
+        any_address: bool = False,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.allowed_hosts = None if allowed_hosts is None else frozenset(h.lower() for h in allowed_hosts)
+        self.any_address = any_address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -77,7 +87,8 @@ class Guard:
                 headers = list(message.get("headers", [])) + list(HEADERS)
                 if page:
                     headers.append((b"content-security-policy", PAGE_POLICY))
-                if api:  # one player's games: never kept by a cache on the way
+                if api or any(name.lower() == b"set-cookie" for name, _ in headers):
+                    # one player's games, or a page handing out a player's cookie: never kept by a cache on the way
                     headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
             elif head:  # the headers of GET, the body left out
@@ -90,7 +101,14 @@ class Guard:
         """The status and the reason to refuse a request with before it reaches the app, or None to let it in."""
         host = _host_name(headers.get(b"host", b"").decode("latin-1"))
         if self.allowed_hosts is not None and host not in self.allowed_hosts:
-            return 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
+            if not self.any_address:
+                return 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
+            if not _is_address(host):
+                names = ", ".join(sorted(self.allowed_hosts))
+                return 400, (
+                    f"the host {host!r} is not this server's name: open it by an address or by {names}"
+                    " (cardtable serve --allow-host NAME adds a name)"
+                )
         if scope["method"] not in SAFE_METHODS and not _same_origin(headers, scope.get("scheme", "http")):
             return 403, "a request from another origin may not change anything here"
         claimed = headers.get(b"content-length")
@@ -114,6 +132,15 @@ def _same_origin(headers: dict[bytes, bytes], scheme: str) -> bool:
     except ValueError:  # not a URL at all ("http://[::1"): no page of this server sent it
         return False
     return (sent.scheme, sent.netloc) == (scheme, host)
+
+
+def _is_address(host: str) -> bool:
+    """Whether ``host`` is an IP address rather than a name: ``192.168.1.5``, ``fe80::1``."""
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def _host_name(host: str) -> str:

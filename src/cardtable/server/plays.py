@@ -21,6 +21,8 @@ class NotFoundError(CardtableError):
     """No such play, or not this player's: the two look the same from outside."""
 
 
+HINTED: Final = 10_000
+"""Plays whose hinted table :class:`Plays` remembers: one a player at a time is all a page needs."""
 STALE: Final = "the game changed in another tab or window: here it is as it stands now; nothing was done"
 
 
@@ -43,7 +45,18 @@ class Plays:
         self.clock = clock
         self._lock = threading.Lock()
         self.hinted: dict[str, str] = {}
-        """Each play's :attr:`Play.board` whose hint was counted last: asked again there, it is the same hint."""
+        """Each play's :attr:`Play.board` whose hint was counted last: asked again there, it is the same hint.
+        At most :data:`HINTED` plays, the latest (see :meth:`hint_counts`)."""
+
+    def hint_counts(self, play: Play) -> bool:
+        """Whether a hint now counts against ``play``: not when its table is the one whose hint counted last."""
+        if self.hinted.get(play.record.id) == play.board:
+            return False
+        self.hinted.pop(play.record.id, None)  # the latest last, so that the oldest go first
+        self.hinted[play.record.id] = play.board
+        if len(self.hinted) > HINTED:
+            del self.hinted[next(iter(self.hinted))]
+        return True
 
     def start(self, player: str, state: State, *, autoplay: bool = False) -> Play:
         """A new play of ``state``, its safe cards sent home if asked; the player's unfinished one of the same game is left.

@@ -165,31 +165,37 @@ class Solver:
         finally:
             self._waiting -= 1
             self._asking[who or ""] -= 1
+            if not self._asking[who or ""]:
+                del self._asking[who or ""]  # every player who ever asked would otherwise stay, at 0
             del self._asked[question]
 
-    async def way_back(self, state: State, steps: list[int], seconds: float) -> WayBack:
+    async def way_back(
+        self, state: State, steps: list[int], seconds: float, who: str | None = None
+    ) -> WayBack:
         """How many undos (of ``steps`` moves each, the latest first) bring back a position the solver proves winnable.
 
-        The walk of :func:`cardtable.solver.rewind.way_back`, each position asked of the pool.
+        The walk of :func:`cardtable.solver.rewind.way_back`, each position asked of the pool as a question of
+        ``who``'s, so that a walk counts against the player's share as a question does.
         """
         walk = Walk(len(steps))
         for position, seconds_for_it, back in walk.visits(state, steps, seconds):
             try:
-                found = await self.verdict(position, seconds_for_it)
+                found = await self.verdict(position, seconds_for_it, who)
             except SolverBusyError:  # the position's own verdict stands; only how far back is not known
                 return WayBack("unknown")
             walk.judged(back, found.status, found.moves)
         return walk.answer()
 
-    async def winnable_deal(self, spec: GameSpec) -> tuple[int, str]:
-        """A deal drawn as :class:`cardtable.solver.draw.Draw` chooses, within the budgets, and what the player is told of it."""
+    async def winnable_deal(self, spec: GameSpec, who: str | None = None) -> tuple[int, str]:
+        """A deal drawn as :class:`cardtable.solver.draw.Draw` chooses, within the budgets, and what the player is told
+        of it; each deal tried is a question of ``who``'s."""
         budgets = self.budgets
         started = time.monotonic()
         chosen = draw.Draw(budgets.deals)
         while chosen.more and (left := budgets.search - (time.monotonic() - started)) > 0.05:
             number = random_deal()
             chosen.judged(
-                number, (await self.verdict(deal(spec, number), min(budgets.per_deal, left))).status
+                number, (await self.verdict(deal(spec, number), min(budgets.per_deal, left), who)).status
             )
         if chosen.number is None:  # no time for even one try: a deal all the same, of which nothing is known
             chosen.number, chosen.status = random_deal(), "unknown"
