@@ -865,7 +865,8 @@ def test_only_listed_hosts_are_served_and_a_refusal_says_why(store: Store) -> No
 
 
 def test_a_server_open_to_the_network_takes_any_address_and_its_names_but_no_other(store: Store) -> None:
-    app = create_app(store, executor=_no_pool(), allowed_hosts=["localhost", "box.local"], any_address=True)
+    allowed = ["127.0.0.1", "localhost", "box.local"]
+    app = create_app(store, executor=_no_pool(), allowed_hosts=allowed, any_address=True)
     for base in ("http://192.168.1.5:8000", "http://[fe80::1]:8000", "http://box.local:8000"):
         assert TestClient(app, base_url=base).get("/api/games").status_code == 200, base
     refused = TestClient(app, base_url="http://rebound.example:8000").get("/api/games")

@@ -105,10 +105,11 @@ def serve(host: str, port: int, names: tuple[str, ...], db: Path | None, open_br
 
 
 def machine_names() -> tuple[str, ...]:
-    """The names this machine answers to on a network as far as it knows them: its host name, and that
-    name in full and on the local network (``box``, ``box.example.org``, ``box.local``)."""
+    """The names this machine answers to on a network as far as it knows them without asking a name server
+    (which may keep the server from starting for seconds): its host name, and that name on the local
+    network (``box``, ``box.local``). ``--allow-host`` adds any other."""
     name = socket.gethostname()
-    return (name, socket.getfqdn(name), f"{name.split('.')[0]}.local")
+    return (name, f"{name.split('.')[0]}.local")
 
 
 def _run(
@@ -125,7 +126,7 @@ def _run(
     url = f"http://{shown}:{port}/"
     if not loopback:
         click.echo(exposure_warning(host, port, path), err=True)
-    allowed = [*LOCAL_NAMES, host, *names] if loopback else [*LOCAL_NAMES, host, *machine_names(), *names]
+    allowed = [*LOCAL_NAMES, host, *names, *(() if loopback else machine_names())]
     app = create_app(store, allowed_hosts=allowed, any_address=not loopback)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, server_header=False))
     logging.getLogger("uvicorn.error").addFilter(_no_cancelled_lifespan)

@@ -104,7 +104,7 @@ class Guard:
             if not self.any_address:
                 return 400, f"the host {host!r} is not this server's name: open it by 127.0.0.1 or localhost"
             if not _is_address(host):
-                names = ", ".join(sorted(self.allowed_hosts))
+                names = ", ".join(sorted(name for name in self.allowed_hosts if not _is_address(name)))
                 return 400, (
                     f"the host {host!r} is not this server's name: open it by an address or by {names}"
                     " (cardtable serve --allow-host NAME adds a name)"

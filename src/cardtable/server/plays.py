@@ -49,7 +49,8 @@ class Plays:
         At most :data:`HINTED` plays, the latest (see :meth:`hint_counts`)."""
 
     def hint_counts(self, play: Play) -> bool:
-        """Whether a hint now counts against ``play``: not when its table is the one whose hint counted last."""
+        """Whether a hint now counts against ``play`` (not when its table is the one whose hint counted last),
+        noting its table if so. Called within :meth:`change`, whose lock makes the two one step."""
         if self.hinted.get(play.record.id) == play.board:
             return False
         self.hinted.pop(play.record.id, None)  # the latest last, so that the oldest go first

@@ -137,7 +137,7 @@ class SolveResult:
     """
 
     def __repr__(self) -> str:
-        """``<SolveResult won: 65 moves, 1,834 positions, 0.12 s>``: a line long however long the line won."""
+        """``<SolveResult won: 65 moves, 1,834 positions, 0.12 s>``: one line, however long the winning one."""
         why = f" ({self.reason})" if self.reason else ""
         line = f"{plural(len(self.moves), 'move')}, " if self.moves else ""
         guess = f", guess {self.guess}" if self.guess is not None else ""
