@@ -12,7 +12,7 @@ from cardtable import deal, load_game
 from cardtable.core.notation import parse_move
 from cardtable.server.play import Play
 from cardtable.server.plays import Plays, StaleViewError
-from cardtable.store import ConflictError, DatabaseFileError, PlayRecord, Store, game_stats
+from cardtable.store import ConflictError, DatabaseFileError, Ending, PlayRecord, Store, game_stats
 from cardtable.store.schema import PLAYS, VERSION
 
 
@@ -117,12 +117,24 @@ def test_a_play_with_automatic_moves_only_is_forgotten_and_one_that_cannot_be_re
     assert rows == [("damaged", "abandoned"), ("new", "playing")]
 
 
+def test_the_statistics_read_of_each_finished_play_only_how_it_ended(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite")
+    store.start(record("won", status="won", at=1, deal=3))
+    store.start(record("lost", status="lost", at=2, deal=None))
+    store.start(record("playing", at=3))
+    assert store.endings("p") == [Ending.of(play) for play in store.finished("p")]
+    assert [(e.status, e.deal, e.finished) for e in store.endings("p")] == [
+        ("won", 3, 1.0),
+        ("lost", None, 2.0),
+    ]
+
+
 def test_streaks_follow_the_order_games_finished() -> None:
     results = ["won", "won", "lost", "won", "won", "won", "abandoned", "won"]
     plays = [record(str(i), status=s, at=float(i)) for i, s in enumerate(results)]
     plays.append(record("x", game="other", status="won", at=0.5))
     plays.append(record("y", status="playing", at=99))
-    fan, other = game_stats(reversed(plays))
+    fan, other = game_stats(Ending.of(play) for play in reversed(plays))
     assert (other.game, other.played, other.won) == ("other", 1, 1)
     assert (fan.played, fan.won, fan.current_streak, fan.best_streak) == (8, 6, 1, 3)
     assert fan.win_rate == 0.75
@@ -130,7 +142,7 @@ def test_streaks_follow_the_order_games_finished() -> None:
 
 def test_games_from_positions_of_ones_own_are_counted_apart_from_the_deals() -> None:
     plays = [record("lost", status="lost", at=1), record("won", status="won", at=2, deal=None)]
-    deals, positions = game_stats(plays)
+    deals, positions = game_stats(map(Ending.of, plays))
     assert (deals.game, deals.positions, deals.played, deals.won) == ("fan", False, 1, 0)
     assert (positions.game, positions.positions, positions.played, positions.won) == ("fan", True, 1, 1)
 

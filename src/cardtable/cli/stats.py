@@ -112,7 +112,7 @@ class Scorebook:
     def stats(self) -> list[GameStats]:
         """The statistics of each game played in the terminal, in the order first played."""
         try:
-            return game_stats(self.store.finished(TERMINAL_PLAYER))
+            return game_stats(self.store.endings(TERMINAL_PLAYER))
         except sqlite3.Error as error:
             raise StatsUnavailableError(f"cannot read {self.store.path!r}: {reason(error)}") from None
 

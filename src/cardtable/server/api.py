@@ -392,7 +392,7 @@ def stats(who: Player, plays: PlaysDep) -> StatsView:
                 best_streak=s.best_streak,
                 positions=s.positions,
             )
-            for s in game_stats(store.finished(who))
+            for s in game_stats(store.endings(who))
         ],
         history=[
             PastPlay(

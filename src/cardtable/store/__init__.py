@@ -7,13 +7,14 @@ formats.md, so a game resumes by replaying them; it knows nothing of the rules.
 from cardtable.store.db import ConflictError, DamagedRecordError, Store
 from cardtable.store.records import FINISHED, PlayRecord, PlayStatus
 from cardtable.store.sqlite import DatabaseFileError
-from cardtable.store.stats import GameStats, game_stats
+from cardtable.store.stats import Ending, GameStats, game_stats
 
 __all__ = [
     "FINISHED",
     "ConflictError",
     "DamagedRecordError",
     "DatabaseFileError",
+    "Ending",
     "GameStats",
     "PlayRecord",
     "PlayStatus",

@@ -4,8 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from cardtable.store.records import FINISHED, PlayRecord
+
+
+class Ending(NamedTuple):
+    """How one play ended: all that the statistics read of it (:meth:`cardtable.store.Store.endings`).
+
+    A player's statistics read every play they finished; decoding each one's
+    deal and moves as well took seconds for tens of thousands.
+    """
+
+    game: str
+    deal: int | None
+    status: str
+    created: float
+    updated: float
+    finished: float | None
+
+    @classmethod
+    def of(cls, play: PlayRecord) -> Ending:
+        """How ``play`` ended, read off its whole record."""
+        return cls(play.game, play.deal, play.status, play.created, play.updated, play.finished)
 
 
 @dataclass(frozen=True)
@@ -26,7 +47,7 @@ class GameStats:
         return self.won / self.played if self.played else 0.0
 
 
-def game_stats(plays: Iterable[PlayRecord]) -> list[GameStats]:
+def game_stats(plays: Iterable[Ending]) -> list[GameStats]:
     """The statistics of each game among ``plays``, finished ones only, oldest first.
 
     A streak is a run of wins in the order the plays finished; a loss or an
