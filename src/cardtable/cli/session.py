@@ -515,9 +515,9 @@ class Session:
         a position that can no longer be won, the hint also says how many moves
         back it still could, with a budget of its own for that walk.
         """
-        if self._line() != self._hinted:  # as the browser counts them: one a table
+        if (line := self._line()) != self._hinted:  # as the browser counts them: one a table
             self.hints += 1
-            self._hinted = self._line()
+            self._hinted = line
         with _second_interrupt_ends_session():
             result = unless_stopped(
                 lambda: self._judged(self.state, HINT_SECONDS), SolveResult("unknown", reason=INTERRUPTED)

@@ -33,13 +33,21 @@ class PileId:
             raise InvalidMoveError(
                 f"not a pile: {quoted(text)} (expected a group and a number, like 'fan/3')"
             )
-        if len(index.lstrip("0")) > PILE_DIGITS:
+        number = pile_number(index)
+        if number is None:
             raise InvalidMoveError(f"not a pile: {quoted(text)} (no game has a pile numbered so high)")
-        return cls(group, int(index))
+        return cls(group, number)
 
 
 PILE_DIGITS: Final = 6
 """The most digits a pile's number is read with: far more piles than any game lays out."""
+
+
+def pile_number(digits: str) -> int | None:
+    """The number ``digits`` write, leading zeros aside; None past :data:`PILE_DIGITS` digits, where no pile is
+    numbered, before ``int()``, which refuses 4,300 digits and more."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= PILE_DIGITS else None
 
 
 CARD: Final = "card"

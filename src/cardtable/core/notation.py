@@ -32,7 +32,7 @@ from cardtable.core.errors import (
     InvalidMoveError,
     quoted,
 )
-from cardtable.core.move import CARD, DEAL, PILE_DIGITS, Move, PileId
+from cardtable.core.move import CARD, DEAL, PILE_DIGITS, Move, PileId, pile_number
 from cardtable.core.spec import Kind, PileGroup
 from cardtable.core.state import State
 
@@ -173,8 +173,8 @@ def _pile(state: State, letter: str, number: str, text: str) -> PileId:
         raise InvalidMoveError(
             f"say which {group.name} in {quoted(text)}: {letter}0 to {letter}{group.count - 1}"
         )
-    digits = number.lstrip("0") or "0"  # int() refuses 4,300 digits and more: no pile has so many
-    pile = PileId(group.name, int(digits)) if len(digits) <= PILE_DIGITS else None
+    index = pile_number(number)
+    pile = None if index is None else PileId(group.name, index)
     if pile is None or state.plan.index(pile) is None:
         last = sum(pid.group == group.name for pid in state.plan.ids) - 1
         raise InvalidMoveError(
